@@ -1,0 +1,161 @@
+"""The `lmsexport` command: a thin click layer over the library; the only code that prints.
+
+Exit codes (documented in README.md):
+  0  everything built or validated
+  1  a source has errors, or a validated file does not conform
+  2  usage error (unknown option, missing path, unknown format)
+  3  lmsexport wrote output that fails its own schema: a bug, please report it
+  4  unexpected internal error (rerun with --debug for the traceback)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__, registry
+
+EXIT_INVALID_OUTPUT = 3
+EXIT_INTERNAL = 4
+
+
+def _echo_diagnostics(diagnostics) -> None:
+    for diagnostic in diagnostics:
+        click.echo(diagnostic.render(), err=True)
+
+
+class _Group(click.Group):
+    """Turns a broken pipe into a quiet exit and any unexpected error into one line."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()  # `lmsexport formats | head` is not an error
+            raise click.exceptions.Exit(0) from None
+        except Exception as exc:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(f"lmsexport: internal error: {type(exc).__name__}: {exc}", err=True)
+            click.echo("rerun with --debug for the details, and please report it", err=True)
+            raise click.exceptions.Exit(EXIT_INTERNAL) from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="lmsexport")
+@click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
+    """Turn quiz sources into packages an LMS imports (QTI 2.1, Moodle XML, SCORM),
+    each validated against its official schema before it is written."""
+    ctx.obj = {"debug": debug}
+
+
+def _formats(value: str) -> list[str]:
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    for name in names:
+        if name not in registry.WRITERS:
+            raise click.BadParameter(
+                f"unknown format {name!r}; choose from {', '.join(registry.WRITERS)} "
+                "(see lmsexport formats)"
+            )
+    return list(dict.fromkeys(names))
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "format_",
+    required=True,
+    metavar="FORMAT",
+    help="Output format, or a comma-separated list (see `lmsexport formats`).",
+)
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("dist"),
+    show_default=True,
+    help="Folder the packages are written to.",
+)
+def build(paths: tuple[Path, ...], format_: str, out: Path) -> None:
+    """Build packages from quiz files and folders of them.
+
+    Folders are searched for sources (.txt, .quiz, .json). Each quiz becomes
+    OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
+    A source with errors is reported with file, line and a hint, and nothing is
+    written for it; the other sources are still built.
+    """
+    from .build import OutputInvalid, build as run_build, find_sources
+
+    formats = _formats(format_)
+    try:
+        find_sources(list(paths))
+    except FileNotFoundError as exc:
+        raise click.UsageError(str(exc)) from None
+    started = time.perf_counter()
+    counts = {"quizzes": 0, "questions": 0, "written": 0, "failed": 0}
+    try:
+        for result in run_build(list(paths), formats, out):
+            _echo_diagnostics(result.diagnostics)
+            if result.failed:
+                counts["failed"] += 1
+                continue
+            counts["quizzes"] += 1
+            counts["questions"] += len(result.quiz.questions)
+            for target in result.written:
+                counts["written"] += 1
+                click.echo(f"wrote {target.as_posix()}")
+    except OutputInvalid as exc:
+        _echo_diagnostics(exc.diagnostics)
+        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
+        sys.exit(EXIT_INVALID_OUTPUT)
+    seconds = time.perf_counter() - started
+    summary = (
+        f"{counts['quizzes']} quiz(zes), {counts['questions']} question(s), "
+        f"{counts['written']} file(s) written, {counts['failed']} failed in {seconds:.2f} s"
+    )
+    click.echo(summary, err=True)
+    if counts["failed"]:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def validate(files: tuple[Path, ...]) -> None:
+    """Check packages and files against the official schemas.
+
+    Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
+    and lmsexport model JSON, written by lmsexport or by any other tool.
+    """
+    from .validate import validate_bytes
+
+    failed = 0
+    for path in files:
+        findings = validate_bytes(path.read_bytes(), source=path.as_posix())
+        if findings:
+            failed += 1
+            _echo_diagnostics(findings)
+            click.echo(f"invalid: {path.as_posix()} ({len(findings)} problem(s))")
+        else:
+            click.echo(f"valid: {path.as_posix()}")
+    if failed:
+        sys.exit(1)
+
+
+@main.command()
+def formats() -> None:
+    """List the output formats (for --format) and the source formats read."""
+    click.echo("Output formats:")
+    for name, (_, description) in registry.WRITERS.items():
+        click.echo(f"  {name:<10} {description}")
+    click.echo("Source files read:")
+    for suffix, name in registry.READER_EXTENSIONS.items():
+        click.echo(f"  {suffix:<10} {name}")

@@ -1,0 +1,80 @@
+"""Where a problem is, what it is, and what to do about it.
+
+Every reader reports bad input as one `SourceError` carrying all the problems it
+found in a file, so a course designer fixes them in one pass instead of one per run.
+Rendering follows the compiler convention `file:line:col: severity: message`, then
+the source line with a `^~~` marker and a hint (as packaging's tokenizer does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """A place in a source: 1-based line and column; `length` characters marked."""
+
+    source: str
+    line: int = 0
+    column: int = 0
+    length: int = 1
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.source
+        if not self.column:
+            return f"{self.source}:{self.line}"
+        return f"{self.source}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding: a source error, a lint finding or a lossy-conversion warning."""
+
+    code: str
+    message: str
+    span: SourceSpan
+    hint: str = ""
+    severity: Severity = Severity.ERROR
+    source_line: str | None = field(default=None, compare=False)
+    """The text of the line the span points into, for the marker under it."""
+
+    def render(self) -> str:
+        """The human form: location, message, the line with a marker, the hint."""
+        out = [f"{self.span}: {self.severity.value}: {self.message} [{self.code}]"]
+        if self.source_line is not None and self.span.column:
+            line = self.source_line.expandtabs(1)
+            indent = " " * (self.span.column - 1)
+            marker = "^" + "~" * max(0, min(self.span.length, len(line) - self.span.column + 1) - 1)
+            out += [f"    {line}", f"    {indent}{marker}"]
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def as_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "hint": self.hint,
+            "source": self.span.source,
+            "line": self.span.line,
+            "column": self.span.column,
+        }
+
+
+class SourceError(Exception):
+    """A source could not be read; `diagnostics` holds every problem found in it."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sorted(
+            diagnostics, key=lambda d: (d.span.source, d.span.line, d.span.column)
+        )
+        super().__init__("\n".join(d.render() for d in self.diagnostics))

@@ -1,0 +1,42 @@
+"""Stable identifiers that every output format accepts.
+
+Identifiers must be XML NCNames (QTI, IMS CP, SCORM) and survive LMSs that are
+picky about punctuation, so they are ASCII letters, digits, `-`, `_` and `.`, and
+start with a letter. They come from names people chose or from content, never
+from counters across runs, clocks or random numbers, so rebuilding gives the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_NOT_ID = re.compile(r"[^a-z0-9]+")
+
+
+def slug(name: str, *, fallback: str = "quiz") -> str:
+    """A readable identifier from a file stem or title: `Ni kikun!` -> `ni-kikun`."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    result = _NOT_ID.sub("-", ascii_name.lower()).strip("-")
+    if not result:
+        return fallback
+    return result if result[0].isalpha() else f"{fallback}-{result}"
+
+
+def letters(index: int) -> str:
+    """Spreadsheet-style letters for a 0-based position: a, b, ..., z, aa, ab, ..."""
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out
+
+
+def digest(*parts: str, size: int = 10) -> str:
+    """A short, stable hex digest of some text, for identifiers derived from content."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        hasher.update(part.encode("utf-8") + b"\x00")
+    return hasher.hexdigest()[:size]

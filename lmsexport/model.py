@@ -1,0 +1,203 @@
+"""The quiz model: the one contract between readers and writers.
+
+Readers build these frozen objects, writers consume them; neither knows the other.
+Objects check their own invariants on construction, so a writer can rely on every
+question having an answer key and every identifier being usable in XML. The JSON
+form (`as_dict` / `from_dict`, wrapped by `writers/json.py` and `readers/json.py`)
+carries `MODEL_VERSION` so that the contract is versioned, as pandoc-types does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from html import escape
+from typing import ClassVar
+
+from .diagnostics import SourceSpan
+
+MODEL_VERSION = 1
+"""Major version of the model's JSON form; readers refuse any other."""
+
+TEXT_FORMATS = ("plain", "html")
+FEEDBACK_MODES = ("immediate", "end")
+
+_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+# BCP 47 in its common shape: language, then script / region / variant subtags.
+_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*\Z")
+# Characters XML 1.0 cannot carry at all (lxml refuses them too).
+XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+class ModelError(ValueError):
+    """A model object was built with values that break its invariants."""
+
+
+def is_identifier(value: str) -> bool:
+    """True if `value` is a usable id: an XML NCName in ASCII (safe in every format)."""
+    return bool(_ID.match(value))
+
+
+def is_language_tag(value: str) -> bool:
+    return bool(_LANG.match(value))
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise ModelError(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Words a person wrote, in a known format and (optionally) a known language."""
+
+    value: str
+    format: str = "plain"
+    """`plain` (shown as written, line breaks kept) or `html` (a fragment)."""
+    lang: str | None = None
+    """BCP 47 tag when it differs from the enclosing question's or quiz's language."""
+
+    def __post_init__(self) -> None:
+        _check(self.format in TEXT_FORMATS, f"unknown text format {self.format!r}")
+        _check(unicodedata.is_normalized("NFC", self.value), "text must be NFC-normalised")
+        _check(not XML_ILLEGAL.search(self.value), "text holds a character XML cannot carry")
+        _check(self.lang is None or is_language_tag(self.lang), f"bad language tag {self.lang!r}")
+
+    def html(self) -> str:
+        """The text as an HTML fragment (plain text escaped, line breaks as `<br>`)."""
+        if self.format == "html":
+            return self.value
+        return "<br>".join(escape(line, quote=False) for line in self.value.split("\n"))
+
+    def as_dict(self) -> dict:
+        data: dict = {"value": self.value}
+        if self.format != "plain":
+            data["format"] = self.format
+        if self.lang:
+            data["lang"] = self.lang
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Text:
+        return cls(data["value"], data.get("format", "plain"), data.get("lang"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choice:
+    """One option of a choice question."""
+
+    id: str
+    """Unique within its question: `a`, `b`, ... in source order."""
+    text: Text
+    correct: bool = False
+    feedback: Text | None = None
+    """Shown when the learner picks this option."""
+
+    def __post_init__(self) -> None:
+        _check(is_identifier(self.id), f"bad choice id {self.id!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question:
+    """What every question kind has; a kind adds its own answer fields."""
+
+    kind: ClassVar[str]
+    id: str
+    """Unique within its quiz and stable across builds (`q1`, `q2`, ... by position)."""
+    prompt: Text
+    points: float = 1.0
+    explanation: Text | None = None
+    """Shown after the question is answered, whatever the answer."""
+    title: str | None = None
+    lang: str | None = None
+    """BCP 47 tag when the question is not in the quiz's language."""
+    tags: tuple[str, ...] = ()
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where the question starts in its source, for messages; not part of its meaning."""
+
+    def __post_init__(self) -> None:
+        _check(is_identifier(self.id), f"bad question id {self.id!r}")
+        _check(math.isfinite(self.points) and self.points >= 0, f"{self.id}: bad points")
+        _check(self.lang is None or is_language_tag(self.lang), f"{self.id}: bad language tag")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MultipleChoice(Question):
+    """Pick one option (`multiple_response=False`) or every correct one (`True`)."""
+
+    kind: ClassVar[str] = "multiple_choice"
+    choices: tuple[Choice, ...]
+    multiple_response: bool = False
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        ids = [choice.id for choice in self.choices]
+        _check(len(ids) >= 2, f"{self.id}: a choice question needs two options or more")
+        _check(len(set(ids)) == len(ids), f"{self.id}: choice ids repeat")
+        correct = sum(choice.correct for choice in self.choices)
+        _check(correct >= 1, f"{self.id}: no correct option")
+        _check(self.multiple_response or correct == 1, f"{self.id}: several correct options")
+
+    @property
+    def correct_choices(self) -> tuple[Choice, ...]:
+        return tuple(choice for choice in self.choices if choice.correct)
+
+
+QUESTION_KINDS: dict[str, type[Question]] = {MultipleChoice.kind: MultipleChoice}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    """How the quiz behaves when delivered; each writer maps what its format can."""
+
+    shuffle: bool = False
+    """Let the LMS shuffle options (never shuffled at build time: output is deterministic)."""
+    pass_mark: float | None = None
+    """Percent of the total score needed to pass, or None for no pass/fail."""
+    feedback: str = "immediate"
+    """`immediate`: right/wrong and explanation after each answer; `end`: on a results page."""
+
+    def __post_init__(self) -> None:
+        _check(self.pass_mark is None or 0 <= self.pass_mark <= 100, "pass mark must be 0-100")
+        _check(self.feedback in FEEDBACK_MODES, f"unknown feedback mode {self.feedback!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Quiz:
+    """A titled, ordered set of questions in one main language."""
+
+    id: str
+    """Names the outputs (`<id>.qti.zip`) and prefixes identifiers across packages."""
+    title: str
+    questions: tuple[Question, ...]
+    description: Text | None = None
+    lang: str | None = None
+    """BCP 47 tag of the quiz's main language (`yo`, `id`, `vi`, `ar`, `pt-BR`)."""
+    settings: Settings = field(default_factory=Settings)
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check(is_identifier(self.id), f"bad quiz id {self.id!r}")
+        _check(bool(self.title.strip()), "a quiz needs a title")
+        _check(self.lang is None or is_language_tag(self.lang), "bad quiz language tag")
+        ids = [question.id for question in self.questions]
+        _check(len(set(ids)) == len(ids), "question ids repeat")
+
+    @property
+    def total_points(self) -> float:
+        return sum(question.points for question in self.questions)
+
+    def as_dict(self) -> dict:
+        """The JSON-ready form; `from_dict(as_dict())` gives an equal quiz."""
+        from ._modeldata import quiz_to_data
+
+        return quiz_to_data(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Quiz:
+        """Build a quiz from its JSON form; raises ModelError, KeyError or TypeError."""
+        from ._modeldata import quiz_from_data
+
+        return quiz_from_data(data)

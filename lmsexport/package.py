@@ -1,0 +1,86 @@
+"""What a writer produces, and how it reaches the disk: deterministically, atomically.
+
+A `Package` is an ordered mapping of archive paths to bytes. Zips get fixed entry
+order (manifest first, the rest sorted), fixed timestamps (`SOURCE_DATE_EPOCH` or
+1980-01-01, the zip epoch) and fixed permissions, so the same quiz always gives the
+same bytes (as Sphinx's EPUB builder and flit's wheels do). Files are written to a
+temporary name in the target folder and renamed into place, so an interrupted or
+failed build never leaves a half-written package and keeps the previous one.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+MANIFEST = "imsmanifest.xml"
+
+
+@dataclass(frozen=True)
+class Package:
+    """A writer's output: `files` maps archive paths to bytes.
+
+    `zipped` packages become one zip; otherwise `files` holds exactly one entry,
+    written as it is (a Moodle XML bank, a JSON model).
+    """
+
+    files: dict[str, bytes]
+    zipped: bool = True
+    extension: str = ".zip"
+    """File name suffix of the written package, e.g. `.qti.zip` or `.json`."""
+    warnings: list = field(default_factory=list)
+    """Diagnostics for what the format could not express (never silently dropped)."""
+
+    def to_bytes(self, *, timestamp: tuple[int, ...] | None = None) -> bytes:
+        """The package as the bytes that go to disk."""
+        if not self.zipped:
+            (content,) = self.files.values()
+            return content
+        return zip_bytes(self.files, timestamp or zip_timestamp())
+
+
+def zip_timestamp() -> tuple[int, ...]:
+    """The date stamped on every zip entry: `SOURCE_DATE_EPOCH` if set, else 1980-01-01."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return _ZIP_EPOCH
+    stamp = time.gmtime(max(int(epoch), 315532800))  # zip cannot store dates before 1980
+    return tuple(stamp[:6])
+
+
+def _entry_order(path: str) -> tuple[int, str]:
+    return (0 if path == MANIFEST else 1, path)
+
+
+def zip_bytes(files: dict[str, bytes], timestamp: tuple[int, ...] = _ZIP_EPOCH) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(files, key=_entry_order):
+            info = zipfile.ZipInfo(path, date_time=timestamp)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3  # Unix, so the mode bits mean the same everywhere
+            archive.writestr(info, files[path], compresslevel=9)
+    return buffer.getvalue()
+
+
+def write_atomic(path: Path, content: bytes) -> None:
+    """Write `content` to `path` so that readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,56 @@
+"""Readers and writers by name: plain tables, modules imported on first use.
+
+Adding a format is one module plus one line here (pandoc's `Readers.hs` list,
+Pygments' `_mapping.py`). Each reader module defines `NAME`, `EXTENSIONS`,
+and `read(data, *, source) -> Quiz`; each writer module
+`NAME`, `DESCRIPTION` and `write(quiz, options) -> Package`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+READERS = {
+    "text": "lmsexport.readers.text",
+    "json": "lmsexport.readers.json",
+}
+"""Reader name -> module."""
+
+READER_EXTENSIONS = {
+    ".txt": "text",
+    ".quiz": "text",
+    ".json": "json",
+}
+"""File suffix -> reader name; `build` looks for these suffixes in folders."""
+
+WRITERS = {
+    "json": ("lmsexport.writers.json", "the lmsexport model as JSON (for tools and tests)"),
+}
+"""Writer name (the `--format` value) -> (module, one-line description)."""
+
+
+class UnknownFormat(LookupError):
+    """No reader or writer by that name or for that file."""
+
+
+def reader(name: str) -> ModuleType:
+    if name not in READERS:
+        raise UnknownFormat(f"unknown input format {name!r}; known: {', '.join(READERS)}")
+    return importlib.import_module(READERS[name])
+
+
+def writer(name: str) -> ModuleType:
+    if name not in WRITERS:
+        raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(WRITERS)}")
+    return importlib.import_module(WRITERS[name][0])
+
+
+def reader_for(path: str | Path) -> ModuleType:
+    """The reader for a file, by its suffix."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in READER_EXTENSIONS:
+        known = ", ".join(sorted(READER_EXTENSIONS))
+        raise UnknownFormat(f"{path}: no reader for {suffix or 'files without a suffix'} (known: {known})")
+    return reader(READER_EXTENSIONS[suffix])

@@ -1,0 +1,232 @@
+"""Offline validation against the official schemas, plus the package rules they cannot say.
+
+Schemas come from the `schemas/` folder shipped inside the package (the repository's
+top-level folder in a development checkout). Remote `schemaLocation`s inside the
+official files are mapped to local copies through `schemas/catalog.json`; anything
+unmapped is refused, never fetched. Each schema is compiled once per process with
+lxml (the fast validator: ~100x xmlschema) and cached. A failed import is an error,
+not the silently smaller schema libxml2 would otherwise build.
+
+Findings are Diagnostics whose source reads `package.zip!items/q3.xml`, so a
+message points into the archive the way a course designer can follow.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import posixpath
+import zipfile
+from pathlib import Path
+
+from .diagnostics import Diagnostic, SourceSpan
+from .package import MANIFEST
+
+NS_QTI = "http://www.imsglobal.org/xsd/imsqti_v2p1"
+NS_CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
+NS_CP12 = "http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+NS_ADLCP13 = "http://www.adlnet.org/xsd/adlcp_v1p3"
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+
+SCHEMA_FILES = {
+    "qti21": "qti21/imsqti_v2p1.xsd",
+    "qti21_manifest": "wrappers/qti21_package.xsd",
+    "scorm12_manifest": "wrappers/scorm12_manifest.xsd",
+    "scorm2004_manifest": "wrappers/scorm2004_manifest.xsd",
+    "moodle": "moodle/moodle-xml.xsd",
+}
+"""Schema name -> file under schemas/; the wrappers import several official files."""
+
+
+class SchemaError(RuntimeError):
+    """A shipped schema could not be loaded completely: a broken installation."""
+
+
+def schema_dir() -> Path:
+    """Where the schemas are: inside the installed package, or the checkout's top level."""
+    here = Path(__file__).resolve().parent
+    installed = here / "schemas"
+    return installed if installed.is_dir() else here.parent / "schemas"
+
+
+def _resolver_class():
+    from lxml import etree
+
+    root = schema_dir()
+    catalog = json.loads((root / "catalog.json").read_text(encoding="utf-8"))
+
+    class CatalogResolver(etree.Resolver):
+        """Remote schema URLs -> shipped files; any other remote URL is refused."""
+
+        def resolve(self, url, pubid, context):
+            target = catalog["files"].get(url)
+            for prefix, folder in catalog["prefixes"].items():
+                if target is None and url.startswith(prefix):
+                    target = f"{folder}/{url[len(prefix):]}"
+            if target:
+                return self.resolve_filename(str(root / target), context)
+            if url.startswith(("http:", "https:", "ftp:")):
+                raise SchemaError(f"a schema asks for {url}, which is not shipped; refusing the network")
+            return None
+
+    return CatalogResolver
+
+
+def xml_parser():
+    """A hardened parser for documents we did not write: no entities, no network."""
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+
+
+@functools.cache
+def load_schema(name: str):
+    """The compiled lxml schema `name` (see SCHEMA_FILES), built once per process."""
+    from lxml import etree
+
+    path = schema_dir() / SCHEMA_FILES[name]
+    parser = etree.XMLParser(no_network=True, resolve_entities=False)
+    parser.resolvers.add(_resolver_class()())
+    try:
+        schema = etree.XMLSchema(etree.parse(str(path), parser))
+    except (OSError, etree.XMLSchemaParseError, etree.XMLSyntaxError) as exc:
+        raise SchemaError(f"cannot load schema {path}: {exc}") from exc
+    for entry in schema.error_log:
+        # Importing the xml: namespace a second time is skipped harmlessly (two official
+        # files import two revisions of xml.xsd); any other problem means a partial schema.
+        if not (entry.type_name == "SCHEMAP_WARN_SKIP_SCHEMA" and _XML_NS in entry.message):
+            raise SchemaError(f"schema {path} loaded incompletely: {entry.message}")
+    return schema
+
+
+def _schema_for(root) -> str | None:
+    """Which schema a document's root element asks for."""
+    tag = root.tag if isinstance(root.tag, str) else ""
+    namespace, _, local = tag[1:].partition("}") if tag.startswith("{") else ("", "", tag)
+    if namespace == NS_QTI:
+        return "qti21"
+    if namespace == NS_CP and local == "manifest":
+        uses_adlcp = any(NS_ADLCP13 == ns for ns in root.nsmap.values())
+        return "scorm2004_manifest" if uses_adlcp else "qti21_manifest"
+    if namespace == NS_CP12 and local == "manifest":
+        return "scorm12_manifest"
+    if namespace == "" and local == "quiz":
+        return "moodle"
+    return None
+
+
+def _finding(source: str, message: str, code: str, line: int = 0, column: int = 0, hint: str = ""):
+    return Diagnostic(code, message, SourceSpan(source, line, column), hint)
+
+
+def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
+    """Check one XML document against the schema its root element names."""
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(content, xml_parser())
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position
+        return [_finding(source, f"not well-formed XML: {exc.msg}", "V101", line, column)]
+    name = _schema_for(root)
+    if name is None:
+        return [
+            _finding(
+                source,
+                f"unknown kind of XML document (root element {root.tag})",
+                "V102",
+                root.sourceline or 0,
+                hint="lmsexport validates QTI 2.1, IMS CP / SCORM manifests and Moodle XML",
+            )
+        ]
+    schema = load_schema(name)
+    if schema.validate(root):
+        return []
+    return [
+        _finding(source, entry.message, "V103", entry.line, entry.column)
+        for entry in schema.error_log
+    ]
+
+
+def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
+    """Validate every XML file of a package and the content-package rules between them."""
+    findings: list[Diagnostic] = []
+    for path in sorted(files):
+        where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
+        if path.endswith(".xml"):
+            findings += validate_xml(files[path], source=where)
+        elif path.endswith(".json"):
+            findings += _validate_model_json(files[path], where)
+    if MANIFEST in files and not any(f.code == "V101" for f in findings):
+        findings += _manifest_rules(files, source)
+    return findings
+
+
+def _manifest_rules(files: dict[str, bytes], source: str) -> list[Diagnostic]:
+    """IMS CP rules no XSD states: hrefs exist, nothing unlisted, identifiers unique."""
+    from lxml import etree
+
+    where = f"{source}!{MANIFEST}"
+    root = etree.fromstring(files[MANIFEST], xml_parser())
+    findings = []
+    seen: dict[str, int] = {}
+    for element in root.iter():
+        identifier = element.get("identifier") if isinstance(element.tag, str) else None
+        if identifier is None:
+            continue
+        if identifier in seen:
+            findings.append(
+                _finding(where, f"identifier {identifier!r} is used twice (first on line {seen[identifier]})",
+                         "V201", element.sourceline)
+            )
+        seen.setdefault(identifier, element.sourceline)
+    listed = set()
+    for resource in root.iter("{*}resource"):
+        base = resource.get(f"{{{_XML_NS}}}base", "")
+        for element in (resource, *resource.iter("{*}file")):
+            href = element.get("href")
+            if not href:
+                continue
+            path = posixpath.normpath(posixpath.join(base, href.split("#")[0].split("?")[0]))
+            listed.add(path)
+            if path not in files:
+                findings.append(_finding(where, f"{href!r} is listed in the manifest but not in the package",
+                                         "V202", element.sourceline))
+    for element in root.iter("{*}dependency"):
+        ref = element.get("identifierref")
+        if ref not in seen:
+            findings.append(_finding(where, f"dependency {ref!r} names no resource", "V203", element.sourceline))
+    for path in sorted(set(files) - listed - {MANIFEST}):
+        if not path.endswith("/") and not path.endswith(".xsd"):
+            findings.append(_finding(where, f"{path!r} is in the package but not listed in the manifest",
+                                     "V204", hint="list it in a resource's <file> entries, or leave it out"))
+    return findings
+
+
+def validate_bytes(data: bytes, *, source: str) -> list[Diagnostic]:
+    """Validate a file some tool wrote: a zip package, an XML document or a model JSON."""
+    if data.startswith(b"PK"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                files = {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
+        except (zipfile.BadZipFile, OSError) as exc:
+            return [_finding(source, f"not a readable zip file: {exc}", "V104")]
+        if MANIFEST not in files:
+            return [_finding(source, f"the package has no {MANIFEST} at its root", "V105",
+                             hint="a content package (QTI, SCORM) must have imsmanifest.xml at the top of the zip")]
+        return validate_files(files, source=source)
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        return _validate_model_json(data, source)
+    return validate_xml(data, source=source)
+
+
+def _validate_model_json(data: bytes, source: str) -> list[Diagnostic]:
+    from .diagnostics import SourceError
+    from .readers import json as json_reader
+
+    try:
+        json_reader.read(data, source=source)
+    except SourceError as exc:
+        return exc.diagnostics
+    return []

@@ -1,3 +1,59 @@
-"""lmsexport: quiz sources to QTI 2.1, Moodle XML and SCORM packages, schema-validated."""
+"""lmsexport: quiz sources to QTI 2.1, Moodle XML and SCORM packages, schema-validated.
+
+The Python API in five calls:
+
+    import lmsexport
+    quiz = lmsexport.read("quizzes/fsdp-yo.txt")          # -> Quiz (the model)
+    package = lmsexport.write(quiz, "json")                # -> Package (files in memory)
+    problems = lmsexport.validate(package)                 # -> [] when valid
+    results = list(lmsexport.build(["quizzes"], ["json"], "dist"))   # read, write, validate, save
+
+Errors in sources raise `SourceError`, whose `diagnostics` say file, line and what to do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .diagnostics import Diagnostic, SourceError
+from .model import Quiz
+from .package import Package
 
 __version__ = "0.1.0"
+__all__ = ["Diagnostic", "Package", "Quiz", "SourceError", "build", "read", "validate", "write"]
+
+
+def read(path: str | Path, data: str | bytes | None = None) -> Quiz:
+    """Read a quiz from a file (or from `data`, with `path` naming it in messages)."""
+    from .pipeline import read_source
+    from .registry import reader_for
+
+    path = Path(path)
+    if data is None:
+        return read_source(path)
+    return reader_for(path).read(data, source=path.as_posix())
+
+
+def write(quiz: Quiz, format: str) -> Package:
+    """Write a quiz in a format named as on the command line (`lmsexport formats`)."""
+    from .registry import writer
+
+    module, options = writer(format)
+    return module.write(quiz, options)
+
+
+def validate(package: Package | str | Path) -> list[Diagnostic]:
+    """Check a package in memory, or a file on disk, against the official schemas."""
+    from .validation import validate_bytes, validate_files
+
+    if isinstance(package, Package):
+        return validate_files(package.files, source="<package>")
+    path = Path(package)
+    return validate_bytes(path.read_bytes(), source=path.as_posix())
+
+
+def build(paths, formats, out_dir):
+    """Build every source under `paths` into `out_dir`; yields one result per source."""
+    from .pipeline import build as run_build
+
+    return run_build([Path(p) for p in paths], list(formats), Path(out_dir))

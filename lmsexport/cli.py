@@ -93,7 +93,7 @@ def build(paths: tuple[Path, ...], format_: str, out: Path) -> None:
     A source with errors is reported with file, line and a hint, and nothing is
     written for it; the other sources are still built.
     """
-    from .build import OutputInvalid, build as run_build, find_sources
+    from .pipeline import OutputInvalid, build as run_build, find_sources
 
     formats = _formats(format_)
     try:
@@ -135,7 +135,7 @@ def validate(files: tuple[Path, ...]) -> None:
     Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
     and lmsexport model JSON, written by lmsexport or by any other tool.
     """
-    from .validate import validate_bytes
+    from .validation import validate_bytes
 
     failed = 0
     for path in files:
@@ -154,7 +154,7 @@ def validate(files: tuple[Path, ...]) -> None:
 def formats() -> None:
     """List the output formats (for --format) and the source formats read."""
     click.echo("Output formats:")
-    for name, (_, description) in registry.WRITERS.items():
+    for name, (_, _, description) in registry.WRITERS.items():
         click.echo(f"  {name:<10} {description}")
     click.echo("Source files read:")
     for suffix, name in registry.READER_EXTENSIONS.items():

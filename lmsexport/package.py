@@ -23,6 +23,13 @@ MANIFEST = "imsmanifest.xml"
 
 
 @dataclass(frozen=True)
+class WriteOptions:
+    """How to write: the flavour of a format that has several (SCORM `1.2` / `2004`)."""
+
+    flavour: str = ""
+
+
+@dataclass(frozen=True)
 class Package:
     """A writer's output: `files` maps archive paths to bytes.
 

@@ -3,7 +3,7 @@
 Adding a format is one module plus one line here (pandoc's `Readers.hs` list,
 Pygments' `_mapping.py`). Each reader module defines `NAME`, `EXTENSIONS`,
 and `read(data, *, source) -> Quiz`; each writer module
-`NAME`, `DESCRIPTION` and `write(quiz, options) -> Package`.
+`NAME` and `write(quiz, options: WriteOptions) -> Package`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
+
+from .package import WriteOptions
 
 READERS = {
     "text": "lmsexport.readers.text",
@@ -26,9 +28,12 @@ READER_EXTENSIONS = {
 """File suffix -> reader name; `build` looks for these suffixes in folders."""
 
 WRITERS = {
-    "json": ("lmsexport.writers.json", "the lmsexport model as JSON (for tools and tests)"),
+    "json": ("lmsexport.writers.json", "", "the lmsexport model as JSON (for tools and tests)"),
 }
-"""Writer name (the `--format` value) -> (module, one-line description)."""
+"""Writer name (the `--format` value) -> (module, flavour, one-line description).
+
+Flavours of one format share a module (pandoc's epub2/epub3): the flavour reaches
+the writer as `WriteOptions.flavour`."""
 
 
 class UnknownFormat(LookupError):
@@ -41,10 +46,12 @@ def reader(name: str) -> ModuleType:
     return importlib.import_module(READERS[name])
 
 
-def writer(name: str) -> ModuleType:
+def writer(name: str) -> tuple[ModuleType, WriteOptions]:
+    """The writer module for a `--format` name, and the options that select its flavour."""
     if name not in WRITERS:
         raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(WRITERS)}")
-    return importlib.import_module(WRITERS[name][0])
+    module, flavour, _ = WRITERS[name]
+    return importlib.import_module(module), WriteOptions(flavour=flavour)
 
 
 def reader_for(path: str | Path) -> ModuleType:

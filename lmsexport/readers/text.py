@@ -99,6 +99,7 @@ class _Parser:
         self.drafts: list[_Draft] = []
         self.key_lines: list[tuple[int, str, int]] = []  # line number, text, column offset
         self.previous = "blank"
+        self.after_key = False
         """Kind of the previous line, to tell an option's continuation from stray text."""
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
@@ -113,13 +114,14 @@ class _Parser:
             if self.key_lines and kind not in ("blank", "key"):
                 if kind == "text":
                     self.key_lines.append((number, line, 0))
-                    continue
-                self.error(
-                    "E306",
-                    "the answer key must come after the last question",
-                    number,
-                    hint="move the Answers: line(s) to the end of the file",
-                )
+                elif not self.after_key:
+                    self.after_key = True
+                    self.error(
+                        "E306",
+                        "the answer key must come after the last question",
+                        number,
+                        hint="move the Answers: line(s) to the end of the file",
+                    )
                 continue
             self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
 
@@ -180,7 +182,6 @@ class _Parser:
                 number,
                 hint="put the options first and the > explanation lines after them",
             )
-            return
         rest = match["rest"] or ""
         checkbox = None
         box = _CHECKBOX.match(rest)
@@ -211,13 +212,20 @@ class _Parser:
 
     def _on_stray_star(self, number, line, match):
         column = line.index("*") + 1
+        unstarred = line[:column - 1] + " " + line[column:].lstrip()
+        kind, option = _classify(unstarred)
         self.error(
             "E209",
             "a * must stand right before a bullet or a label to mark an option correct",
             number,
             column,
-            "write *• text or *b) text (no space after the *)",
+            "write *• text or *b) text (no space after the *); use • or - as bullets",
         )
+        if kind == "option" and self.drafts:
+            self._on_option(number, line, option)
+            self.drafts[-1].options[-1].star = True
+        else:
+            self._on_text(number, line, None)
 
 
 def read(data: str | bytes, *, source: str) -> Quiz:
@@ -295,6 +303,7 @@ def _apply_key(parser: _Parser) -> None:
                 )
                 continue
             chosen = set()
+            draft.key = (line, chosen)
             for letter in match["letters"].lower():
                 index = ord(letter) - ord("a")
                 if index >= len(draft.options):
@@ -307,14 +316,13 @@ def _apply_key(parser: _Parser) -> None:
                         "options are lettered in order from a",
                         len(token.group()),
                     )
+                    continue
                 chosen.add(index)
-            draft.key = (line, chosen)
 
 
 def _build_question(parser: _Parser, draft: _Draft, header: dict) -> MultipleChoice | None:
     """The model question for a draft, or None after reporting why it cannot be one."""
     prompt = _join(draft.prompt)
-    problems_before = len(parser.problems)
     if not prompt:
         parser.error("E207", f"question {draft.number} has no text", draft.line, hint="write the question after its number")
     if len(draft.options) < 2:
@@ -356,15 +364,15 @@ def _build_question(parser: _Parser, draft: _Draft, header: dict) -> MultipleCho
                 hint=f"make them agree, or keep only one of the two (question {draft.number} is on line {draft.line})",
             )
         correct = keyed
-    if not correct:
+    if not correct and draft.key is None:
         parser.error(
             "E201",
             f"question {draft.number} has no correct answer marked",
             draft.line,
             hint=_MARK_HINT.format(n=draft.number),
         )
-    if len(parser.problems) > problems_before:
-        return None
+    if parser.problems:
+        return None  # the file fails anyway; the checks above ran to report everything
     choices = tuple(
         Choice(id=letters(i), text=Text(option.text), correct=i in correct)
         for i, option in enumerate(draft.options)

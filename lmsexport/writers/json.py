@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ..model import MODEL_VERSION, Quiz
-from ..package import Package
+from ..package import Package, WriteOptions
 
 NAME = "json"
 EXTENSION = ".json"
@@ -21,5 +21,5 @@ def dumps(quiz: Quiz) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 
-def write(quiz: Quiz, options=None) -> Package:
+def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     return Package({f"{quiz.id}{EXTENSION}": dumps(quiz).encode("utf-8")}, zipped=False, extension=EXTENSION)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, SourceSpan
 from .package import MANIFEST
+from .xml import parser
 
 NS_QTI = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 NS_CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
@@ -73,13 +74,6 @@ def _resolver_class():
     return CatalogResolver
 
 
-def xml_parser():
-    """A hardened parser for documents we did not write: no entities, no network."""
-    from lxml import etree
-
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
-
-
 @functools.cache
 def load_schema(name: str):
     """The compiled lxml schema `name` (see SCHEMA_FILES), built once per process."""
@@ -125,7 +119,7 @@ def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
     from lxml import etree
 
     try:
-        root = etree.fromstring(content, xml_parser())
+        root = etree.fromstring(content, parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         return [_finding(source, f"not well-formed XML: {exc.msg}", "V101", line, column)]
@@ -168,7 +162,7 @@ def _manifest_rules(files: dict[str, bytes], source: str) -> list[Diagnostic]:
     from lxml import etree
 
     where = f"{source}!{MANIFEST}"
-    root = etree.fromstring(files[MANIFEST], xml_parser())
+    root = etree.fromstring(files[MANIFEST], parser())
     findings = []
     seen: dict[str, int] = {}
     for element in root.iter():

@@ -17,7 +17,7 @@ from . import registry
 from .diagnostics import Diagnostic, SourceError, SourceSpan
 from .model import Quiz
 from .package import Package, write_atomic
-from .validate import validate_files
+from .validation import validate_files
 
 
 class OutputInvalid(RuntimeError):
@@ -95,8 +95,8 @@ def build(paths: list[Path], formats: list[str], out_dir: Path) -> Iterator[Sour
             yield result
             continue
         planned = []
-        for name, module in writers.items():
-            package = module.write(result.quiz, None)
+        for name, (module, options) in writers.items():
+            package = module.write(result.quiz, options)
             result.diagnostics += package.warnings
             target = output_path(out_dir, result.quiz, name, package, len(writers) > 1)
             findings = validate_files(package.files, source=target.as_posix())

@@ -1,0 +1,95 @@
+"""XML vocabulary shared by the writers and readers: one namespace table, `qn()`,
+a hardened parser, and one serialisation (python-docx's `oxml/ns.py` idea).
+
+XML is always built as lxml elements, never as strings, so every `<`, `&` and
+`]]>` in a course designer's text is escaped exactly once, by lxml.
+"""
+
+from __future__ import annotations
+
+NS = {
+    "qti": "http://www.imsglobal.org/xsd/imsqti_v2p1",
+    "imscp": "http://www.imsglobal.org/xsd/imscp_v1p1",
+    "imsmd": "http://www.imsglobal.org/xsd/imsmd_v1p2",
+    "imsqti": "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1",
+    "imscp12": "http://www.imsproject.org/xsd/imscp_rootv1p1p2",
+    "adlcp12": "http://www.adlnet.org/xsd/adlcp_rootv1p2",
+    "adlcp": "http://www.adlnet.org/xsd/adlcp_v1p3",
+    "adlseq": "http://www.adlnet.org/xsd/adlseq_v1p3",
+    "adlnav": "http://www.adlnet.org/xsd/adlnav_v1p3",
+    "imsss": "http://www.imsglobal.org/xsd/imsss",
+    "lom": "http://ltsc.ieee.org/xsd/LOM",
+    "m": "http://www.w3.org/1998/Math/MathML",
+    "xsi": "http://www.w3.org/2001/XMLSchema-instance",
+    "xml": "http://www.w3.org/XML/1998/namespace",
+}
+
+
+def qn(name: str) -> str:
+    """Clark notation for a prefixed name: `qn("qti:choiceInteraction")`."""
+    prefix, _, local = name.rpartition(":")
+    return f"{{{NS[prefix]}}}{local}" if prefix else local
+
+
+def element(name: str, attrib: dict | None = None, text: str | None = None, nsmap: dict | None = None):
+    """A new element; attribute names may be prefixed (`xml:lang`), None values are skipped."""
+    from lxml import etree
+
+    node = etree.Element(qn(name), nsmap=nsmap)
+    _fill(node, attrib, text)
+    return node
+
+
+def sub(parent, name: str, attrib: dict | None = None, text: str | None = None):
+    """A new child element of `parent` (see `element`)."""
+    from lxml import etree
+
+    node = etree.SubElement(parent, qn(name))
+    _fill(node, attrib, text)
+    return node
+
+
+def _fill(node, attrib: dict | None, text: str | None) -> None:
+    for key, value in (attrib or {}).items():
+        if value is not None:
+            node.set(qn(key), value)
+    if text is not None:
+        node.text = text
+
+
+def serialize(root) -> bytes:
+    """UTF-8 bytes with an XML declaration, indented where that cannot change text."""
+    from lxml import etree
+
+    _indent(root, 0)
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+def _blank(text: str | None) -> bool:
+    return not text or not text.strip()
+
+
+def _indent(node, level: int) -> None:
+    """Indent element-only content; mixed content (`<p>a <b>b</b></p>`) is left exactly as built."""
+    children = list(node)
+    if not children or not _blank(node.text) or not all(_blank(child.tail) for child in children):
+        return
+    inner = "\n" + "  " * (level + 1)
+    node.text = inner
+    for child in children:
+        child.tail = inner
+        _indent(child, level + 1)
+    children[-1].tail = "\n" + "  " * level
+
+
+def parser():
+    """A parser for documents we did not write: no entities, no network, no huge trees."""
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=False)
+
+
+def number(value: float) -> str:
+    """One number format for every output: `1`, `2.5`, `33.33333` (no `1.0`, no exponent)."""
+    text = f"{value:.7f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text

@@ -56,7 +56,11 @@ def main(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
-def _formats(value: str) -> list[str]:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _formats(ctx, param, value: str) -> list[str]:
     names = [name.strip() for name in value.split(",") if name.strip()]
     for name in names:
         if name not in registry.WRITERS:
@@ -75,6 +79,7 @@ def _formats(value: str) -> list[str]:
     "format_",
     required=True,
     metavar="FORMAT",
+    callback=_formats,
     help="Output format, or a comma-separated list (see `lmsexport formats`).",
 )
 @click.option(
@@ -85,7 +90,7 @@ def _formats(value: str) -> list[str]:
     show_default=True,
     help="Folder the packages are written to.",
 )
-def build(paths: tuple[Path, ...], format_: str, out: Path) -> None:
+def build(paths: tuple[Path, ...], format_: list[str], out: Path) -> None:
     """Build packages from quiz files and folders of them.
 
     Folders are searched for sources (.txt, .quiz, .json). Each quiz becomes
@@ -95,7 +100,6 @@ def build(paths: tuple[Path, ...], format_: str, out: Path) -> None:
     """
     from .pipeline import OutputInvalid, build as run_build, find_sources
 
-    formats = _formats(format_)
     try:
         find_sources(list(paths))
     except FileNotFoundError as exc:
@@ -103,7 +107,7 @@ def build(paths: tuple[Path, ...], format_: str, out: Path) -> None:
     started = time.perf_counter()
     counts = {"quizzes": 0, "questions": 0, "written": 0, "failed": 0}
     try:
-        for result in run_build(list(paths), formats, out):
+        for result in run_build(list(paths), format_, out):
             _echo_diagnostics(result.diagnostics)
             if result.failed:
                 counts["failed"] += 1
@@ -119,8 +123,8 @@ def build(paths: tuple[Path, ...], format_: str, out: Path) -> None:
         sys.exit(EXIT_INVALID_OUTPUT)
     seconds = time.perf_counter() - started
     summary = (
-        f"{counts['quizzes']} quiz(zes), {counts['questions']} question(s), "
-        f"{counts['written']} file(s) written, {counts['failed']} failed in {seconds:.2f} s"
+        f"{counts['quizzes']} built, {counts['failed']} failed: {_plural(counts['questions'], 'question')}, "
+        f"{_plural(counts['written'], 'file')} written in {seconds:.2f} s"
     )
     click.echo(summary, err=True)
     if counts["failed"]:

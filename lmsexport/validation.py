@@ -210,8 +210,18 @@ def validate_bytes(data: bytes, *, source: str) -> list[Diagnostic]:
             return [_finding(source, f"the package has no {MANIFEST} at its root", "V105",
                              hint="a content package (QTI, SCORM) must have imsmanifest.xml at the top of the zip")]
         return validate_files(files, source=source)
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if start.startswith(b"{"):
         return _validate_model_json(data, source)
+    if not start.startswith(b"<"):
+        return [
+            _finding(
+                source,
+                "not a package (.zip), an XML document or an lmsexport model (.json)",
+                "V106",
+                hint="quiz sources are checked by lmsexport build (and lint); validate checks what they produce",
+            )
+        ]
     return validate_xml(data, source=source)
 
 

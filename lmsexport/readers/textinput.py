@@ -59,14 +59,17 @@ def _bad_utf8(data: bytes, source: str) -> list[Diagnostic]:
         except UnicodeDecodeError as exc:
             offset = start + exc.start
             line = data.count(b"\n", 0, offset) + 1
-            column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+            line_start = data.rfind(b"\n", 0, offset) + 1
+            line_end = data.find(b"\n", offset)
+            shown = data[line_start : None if line_end < 0 else line_end].decode("utf-8", "replace")
             problems.append(
                 _error(
                     "E101",
                     f"byte 0x{data[offset]:02X} at byte offset {offset} is not UTF-8",
-                    SourceSpan(source, line, column),
+                    SourceSpan(source, line, len(data[line_start:offset].decode("utf-8", "replace")) + 1),
                     "the file is in another encoding (Windows-1252, Latin-1, ...); "
                     "re-save it as UTF-8 in your editor ('Save as' > Encoding: UTF-8)",
+                    shown,
                 )
             )
             start = offset + max(1, exc.end - exc.start)

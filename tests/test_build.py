@@ -1,0 +1,114 @@
+"""`lmsexport build` end to end: what is written, what is not, and that it is reproducible."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import lmsexport
+from conftest import ROOT
+from lmsexport.cli import main
+
+FILES = Path(__file__).parent / "cli" / "files"
+BAD = sorted(p for p in FILES.glob("*.txt") if p.name != "good.txt")
+
+
+def _build(*args: str):
+    return CliRunner().invoke(main, ["build", *args])
+
+
+@pytest.mark.parametrize("source", BAD, ids=lambda p: p.stem)
+def test_bad_source_exits_1_and_writes_nothing(source, tmp_path):
+    result = _build(str(source), "-f", "json", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert f"{source.as_posix()}" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_bundled_quizzes_build_to_three_models(tmp_path):
+    result = _build(str(ROOT / "quizzes"), "--format", "json", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["data-parallel-vi.json", "fsdp-yo.json", "zero-id.json"]
+    for path in tmp_path.iterdir():
+        quiz = lmsexport.read(path)
+        assert len(quiz.questions) == 8
+        assert ["".join(c.id for c in q.correct_choices) for q in quiz.questions] == list("abcdabcd")
+
+
+def test_building_twice_gives_identical_bytes(tmp_path):
+    for run in ("one", "two"):
+        assert _build(str(ROOT / "quizzes"), "-f", "json", "-o", str(tmp_path / run)).exit_code == 0
+    one = {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
+    two = {p.name: p.read_bytes() for p in (tmp_path / "two").iterdir()}
+    assert one == two and len(one) == 3
+
+
+def test_a_failed_source_keeps_the_previous_output(tmp_path):
+    source = tmp_path / "quiz.txt"
+    source.write_text("Quiz\n\n1. A?\n   *• x\n   • y\n", encoding="utf-8")
+    assert _build(str(source), "-f", "json", "-o", str(tmp_path / "out")).exit_code == 0
+    before = (tmp_path / "out" / "quiz.json").read_bytes()
+    source.write_text("Quiz\n\n1. A?\n   • x\n   • y\n", encoding="utf-8")
+    assert _build(str(source), "-f", "json", "-o", str(tmp_path / "out")).exit_code == 1
+    assert (tmp_path / "out" / "quiz.json").read_bytes() == before
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["quiz.json"]
+
+
+def test_two_sources_with_one_id_are_refused(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "quiz.txt").write_text("Quiz\n\n1. A?\n   *• x\n   • y\n", encoding="utf-8")
+    result = _build(str(tmp_path / "a"), str(tmp_path / "b"), "-f", "json", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "is also the id of" in result.stderr and "[E003]" in result.stderr
+
+
+def test_folders_are_searched_for_sources_only(tmp_path):
+    (tmp_path / "notes.md").write_text("# not a quiz", encoding="utf-8")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x.txt").write_text("garbage", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "q.txt").write_text("Quiz\n\n1. A?\n   *• x\n   • y\n", encoding="utf-8")
+    result = _build(str(tmp_path), "-f", "json", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["q.json"]
+
+
+def test_unreadable_source_is_a_located_error(tmp_path):
+    folder = tmp_path / "dir.txt"
+    folder.mkdir()
+    (folder / "inner.txt").write_text("Quiz\n\n1. A?\n   *• x\n   • y\n", encoding="utf-8")
+    assert _build(str(folder), "-f", "json", "-o", str(tmp_path / "out")).exit_code == 0
+
+
+def test_python_dash_m_and_version():
+    out = subprocess.run([sys.executable, "-m", "lmsexport", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == f"lmsexport, version {lmsexport.__version__}"
+    helped = subprocess.run([sys.executable, "-m", "lmsexport", "--help"], capture_output=True, text=True)
+    assert "build" in helped.stdout and "validate" in helped.stdout
+
+
+def test_version_does_not_import_heavy_modules():
+    code = "import sys; from lmsexport.cli import main; print(sorted(m for m in ('lxml', 'jinja2', 'xmlschema') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_unexpected_error_is_one_line_with_a_debug_hint(tmp_path, monkeypatch):
+    import lmsexport.pipeline as pipeline
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pipeline, "read_source", explode)
+    good = str(FILES / "good.txt")
+    result = CliRunner().invoke(main, ["build", good, "-f", "json", "-o", str(tmp_path)])
+    assert result.exit_code == 4
+    assert "internal error: RuntimeError: boom" in result.stderr and "--debug" in result.stderr
+    debug = CliRunner().invoke(main, ["--debug", "build", good, "-f", "json", "-o", str(tmp_path)])
+    assert isinstance(debug.exception, RuntimeError)

@@ -1,0 +1,44 @@
+"""Every example in examples/ runs and does what it says."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import lmsexport
+from conftest import ROOT
+from lmsexport import registry
+
+EXAMPLES = ROOT / "examples"
+
+
+def test_api_example_runs():
+    out = subprocess.run([sys.executable, str(EXAMPLES / "api.py")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "6 questions, 12 points" in out.stdout
+    assert "q3: Which of these are prime numbers?" in out.stdout and "-> ab" in out.stdout
+    assert "broken.txt:3:1: question 1 has no correct answer marked" in out.stdout
+    assert "valid" in out.stdout and "built ['features.json']" in out.stdout
+
+
+@pytest.mark.parametrize("format_name", sorted(registry.WRITERS))
+def test_feature_example_builds_in_every_format(format_name):
+    quiz = lmsexport.read(EXAMPLES / "features.txt")
+    package = lmsexport.write(quiz, format_name)
+    assert lmsexport.validate(package) == []
+    assert package.warnings == []
+
+
+def test_feature_example_uses_every_syntax_feature():
+    quiz = lmsexport.read(EXAMPLES / "features.txt")
+    settings = quiz.settings
+    assert (quiz.id, quiz.lang, settings.shuffle, settings.pass_mark, settings.feedback) == (
+        "features", "en", True, 60.0, "immediate")
+    assert quiz.tags == ("example", "every feature") and quiz.description is not None
+    assert all(q.points == 2 for q in quiz.questions)
+    assert any(q.multiple_response for q in quiz.questions)
+    assert any("\n\n" in q.prompt.value for q in quiz.questions)
+    assert any(q.explanation and "\n" in q.explanation.value for q in quiz.questions)
+    assert quiz.questions[-1].correct_choices[0].id == "c"  # from the answer key

@@ -1,0 +1,78 @@
+"""Offline schema loading and the content-package rules, independent of any writer."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from lmsexport import validation
+from lmsexport.package import MANIFEST, zip_bytes
+from lmsexport.validation import SCHEMA_FILES, load_schema, schema_dir, validate_bytes
+
+CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("validation tried to open a network connection")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA_FILES))
+def test_every_shipped_schema_loads_offline(name, no_network):
+    if not (schema_dir() / SCHEMA_FILES[name]).exists():
+        pytest.fail(f"schema {SCHEMA_FILES[name]} is missing from schemas/")
+    load_schema.cache_clear()
+    assert load_schema(name) is load_schema(name)  # compiled once, then cached
+
+
+def test_unmapped_remote_import_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "catalog.json").write_text('{"files": {}, "prefixes": {}}', encoding="utf-8")
+    (tmp_path / "remote.xsd").write_text(
+        '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">'
+        '<xs:import namespace="urn:x" schemaLocation="http://example.org/x.xsd"/></xs:schema>',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(validation, "schema_dir", lambda: tmp_path)
+    monkeypatch.setitem(SCHEMA_FILES, "remote", "remote.xsd")
+    load_schema.cache_clear()
+    with pytest.raises(validation.SchemaError):
+        load_schema("remote")
+    load_schema.cache_clear()
+
+
+def _manifest(resources: str) -> bytes:
+    return (
+        f'<manifest xmlns="{CP}" identifier="M"><organizations/><resources>{resources}</resources></manifest>'
+    ).encode()
+
+
+def test_manifest_rules_find_missing_unlisted_and_duplicate(tmp_path):
+    manifest = _manifest(
+        '<resource identifier="R1" type="webcontent" href="a.html"><file href="a.html"/></resource>'
+        '<resource identifier="R1" type="webcontent"><file href="gone.html"/><dependency identifierref="R9"/></resource>'
+    )
+    data = zip_bytes({MANIFEST: manifest, "a.html": b"<p/>", "extra.js": b""})
+    findings = validate_bytes(data, source="p.zip")
+    assert {"V201", "V202", "V203", "V204"} <= {f.code for f in findings}
+    messages = "\n".join(f.render() for f in findings)
+    assert "identifier 'R1' is used twice" in messages
+    assert "p.zip!imsmanifest.xml:1: error: 'gone.html' is listed in the manifest but not in the package" in messages
+
+
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (b"PK\x03\x04 not really", "V104"),
+        (zip_bytes({"a.xml": b"<a/>"}), "V105"),
+        (b"<quiz><unclosed></quiz>", "V101"),
+        (b"<svg/>", "V102"),
+        (b"plain words", "V106"),
+    ],
+)
+def test_foreign_files_get_a_located_verdict(data, code):
+    assert [f.code for f in validate_bytes(data, source="x")] == [code]

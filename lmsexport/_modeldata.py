@@ -62,6 +62,8 @@ def quiz_to_data(quiz: Quiz) -> dict:
     }
     if quiz.tags:
         data["tags"] = list(quiz.tags)
+    if quiz.lint_ignore:
+        data["lint_ignore"] = list(quiz.lint_ignore)
     data["questions"] = [_question_to_data(question) for question in quiz.questions]
     return data
 
@@ -107,5 +109,6 @@ def quiz_from_data(data: dict) -> Quiz:
             feedback=settings.get("feedback", "immediate"),
         ),
         tags=tuple(data.get("tags", ())),
+        lint_ignore=tuple(data.get("lint_ignore", ())),
         questions=tuple(_question_from_data(question) for question in data["questions"]),
     )

@@ -177,6 +177,8 @@ class Quiz:
     """BCP 47 tag of the quiz's main language (`yo`, `id`, `vi`, `ar`, `pt-BR`)."""
     settings: Settings = field(default_factory=Settings)
     tags: tuple[str, ...] = ()
+    lint_ignore: tuple[str, ...] = ()
+    """Lint rule codes switched off for this quiz (`lint: -L012` in a text header)."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad quiz id {self.id!r}")

@@ -8,6 +8,7 @@
     pass: 70%            pass mark, percent of the total score
     feedback: end        immediate (default) or end
     tags: ml, week 3     comma-separated tags
+    lint: -L012          lint rules switched off for this quiz
     ---
 
 Unknown keys are errors with the closest known key suggested: a misspelt
@@ -78,6 +79,16 @@ def _tags(value: str) -> tuple[str, ...]:
     return tuple(tag.strip() for tag in value.split(",") if tag.strip())
 
 
+_RULE = re.compile(r"-?L\d{3}\Z")
+
+
+def _lint(value: str) -> tuple[str, ...]:
+    codes = value.replace(",", " ").split()
+    if not codes or not all(_RULE.match(code) for code in codes):
+        raise ValueError("list the lint rules to switch off, e.g. -L012 -L031 (see docs/lint.md)")
+    return tuple(code.lstrip("-") for code in codes)
+
+
 KEYS: dict[str, Callable[[str], object]] = {
     "id": _identifier,
     "lang": _language,
@@ -86,6 +97,7 @@ KEYS: dict[str, Callable[[str], object]] = {
     "pass": _pass_mark,
     "feedback": _feedback,
     "tags": _tags,
+    "lint": _lint,
 }
 
 

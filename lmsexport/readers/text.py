@@ -259,6 +259,7 @@ def read(data: str | bytes, *, source: str) -> Quiz:
             feedback=header.get("feedback", "immediate"),
         ),
         tags=header.get("tags", ()),
+        lint_ignore=header.get("lint", ()),
         questions=tuple(questions),
     )
 

@@ -8,7 +8,6 @@ from counters across runs, clocks or random numbers, so rebuilding gives the sam
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
@@ -32,11 +31,3 @@ def letters(index: int) -> str:
         index, rest = divmod(index - 1, 26)
         out = chr(ord("a") + rest) + out
     return out
-
-
-def digest(*parts: str, size: int = 10) -> str:
-    """A short, stable hex digest of some text, for identifiers derived from content."""
-    hasher = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        hasher.update(part.encode("utf-8") + b"\x00")
-    return hasher.hexdigest()[:size]

@@ -17,6 +17,8 @@ from .package import WriteOptions
 READERS = {
     "text": "lmsexport.readers.text",
     "json": "lmsexport.readers.json",
+    "moodle": "lmsexport.readers.moodle",
+    "qti21": "lmsexport.readers.qti21",
 }
 """Reader name -> module."""
 
@@ -24,11 +26,16 @@ READER_EXTENSIONS = {
     ".txt": "text",
     ".quiz": "text",
     ".json": "json",
+    ".xml": "moodle",
 }
 """File suffix -> reader name; `build` looks for these suffixes in folders."""
 
 WRITERS = {
     "json": ("lmsexport.writers.json", "", "the lmsexport model as JSON (for tools and tests)"),
+    "moodle": ("lmsexport.writers.moodle", "", "Moodle XML question bank (.moodle.xml) for Question bank > Import"),
+    "qti": ("lmsexport.writers.qti21", "", "IMS QTI 2.1 content package (.qti.zip) for Canvas, Blackboard, QTI engines"),
+    "scorm12": ("lmsexport.writers.scorm", "1.2", "SCORM 1.2 package (.scorm12.zip) with a self-contained quiz player"),
+    "scorm2004": ("lmsexport.writers.scorm", "2004", "SCORM 2004 4th edition package (.scorm2004.zip) with a self-contained quiz player"),
 }
 """Writer name (the `--format` value) -> (module, flavour, one-line description).
 

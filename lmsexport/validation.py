@@ -105,8 +105,8 @@ def _schema_for(root) -> str | None:
         return "scorm2004_manifest" if uses_adlcp else "qti21_manifest"
     if namespace == NS_CP12 and local == "manifest":
         return "scorm12_manifest"
-    if namespace == "" and local == "quiz":
-        return "moodle"
+    if namespace == "" and local in ("quiz", "question"):
+        return "moodle"  # a bare <question> is a Moodle fragment: moodlerules says why it fails
     return None
 
 
@@ -134,6 +134,10 @@ def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
                 hint="lmsexport validates QTI 2.1, IMS CP / SCORM manifests and Moodle XML",
             )
         ]
+    if name == "moodle":
+        from .moodlerules import validate as validate_moodle
+
+        return validate_moodle(root, source=source)
     schema = load_schema(name)
     if schema.validate(root):
         return []
@@ -153,7 +157,10 @@ def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
         elif path.endswith(".json"):
             findings += _validate_model_json(files[path], where)
     if MANIFEST in files and not any(f.code == "V101" for f in findings):
+        from .qti21 import package_rules
+
         findings += _manifest_rules(files, source)
+        findings += package_rules(files, source)
     return findings
 
 

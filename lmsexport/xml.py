@@ -82,6 +82,18 @@ def _indent(node, level: int) -> None:
     children[-1].tail = "\n" + "  " * level
 
 
+def unindent(node) -> None:
+    """Undo `serialize()`'s indentation below `node`, for readers of what it wrote: whitespace
+    in element-only content is layout, not text (mixed content is left as it is)."""
+    children = list(node)
+    if not children or not _blank(node.text) or not all(_blank(child.tail) for child in children):
+        return
+    node.text = None
+    for child in children:
+        child.tail = None
+        unindent(child)
+
+
 def parser():
     """A parser for documents we did not write: no entities, no network, no huge trees."""
     from lxml import etree

@@ -119,3 +119,46 @@ def build(paths: list[Path], formats: list[str], out_dir: Path) -> Iterator[Sour
                 write_atomic(target, package.to_bytes())
                 result.written.append(target)
         yield result
+
+
+def build_bank(paths: list[Path], name: str, out_dir: Path) -> Iterator[SourceResult]:
+    """Build every source under `paths` into one Moodle question bank, `out/<name>.moodle.xml`.
+
+    Every source is read first; the bank (a category per quiz) is written only if all of
+    them were, since a bank missing a quiz would silently replace a complete one.
+    """
+    module, options = registry.writer("moodle")
+    results = [_read_result(path) for path in find_sources(paths)]
+    owners: dict[str, str] = {}
+    for result in (r for r in results if r.quiz is not None):
+        owner = owners.setdefault(result.quiz.id, result.source)
+        if owner != result.source:
+            result.diagnostics.append(
+                Diagnostic("E003", f"quiz id {result.quiz.id!r} is also the id of {owner}; both would go into "
+                           f"the bank {name!r}", SourceSpan(result.source),
+                           "give one of them its own id in its header (id: ...)")
+            )
+    if results and not any(result.failed for result in results):
+        package = module.write_bank([result.quiz for result in results], name, options)
+        target = out_dir / f"{name}{package.extension}"
+        findings = validate_files(package.files, source=target.as_posix())
+        if findings:
+            raise OutputInvalid(findings)
+        by_source = {result.source: result for result in results}
+        for warning in package.warnings:
+            by_source.get(warning.span.source, results[-1]).diagnostics.append(warning)
+        write_atomic(target, package.to_bytes())
+        results[-1].written.append(target)
+    yield from results
+
+
+def _read_result(path: Path) -> SourceResult:
+    """One source read into the model, or the diagnostics that say why it was not."""
+    result = SourceResult(path.as_posix())
+    try:
+        result.quiz = read_source(path)
+    except SourceError as exc:
+        result.diagnostics += exc.diagnostics
+    except registry.UnknownFormat as exc:
+        result.diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(result.source)))
+    return result

@@ -1,0 +1,73 @@
+"""`lmsexport build --format moodle [--bank NAME]` end to end (tests/cli/moodle.md pins the messages)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+import lmsexport
+from conftest import ROOT
+from lmsexport.cli import main
+from lmsexport.pipeline import build_bank
+
+QUIZZES = ROOT / "quizzes"
+GOOD = "Quiz {n}\n\n1. A?\n   *• x\n   • y\n"
+
+
+def _build(*args: str):
+    return CliRunner().invoke(main, ["build", *args])
+
+
+def test_building_twice_gives_identical_banks(tmp_path):
+    for run in ("one", "two"):
+        result = _build(str(QUIZZES), "-f", "moodle", "--bank", "course", "-o", str(tmp_path / run))
+        assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "one" / "course.moodle.xml").read_bytes() == (tmp_path / "two" / "course.moodle.xml").read_bytes()
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["course.moodle.xml"]
+
+
+def test_a_bank_validates_and_reads_back(tmp_path):
+    assert _build(str(QUIZZES), "-f", "moodle", "--bank", "course", "-o", str(tmp_path)).exit_code == 0
+    bank = tmp_path / "course.moodle.xml"
+    assert lmsexport.validate(bank) == []
+    assert len(lmsexport.read(bank).questions) == 24
+
+
+def test_quizzes_with_one_id_make_no_bank(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "quiz.txt").write_text(GOOD.format(n=folder), encoding="utf-8")
+    result = _build(str(tmp_path / "a"), str(tmp_path / "b"), "-f", "moodle", "--bank", "x", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "quiz id 'quiz' is also the id of" in result.stderr and "[E003]" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_failed_source_keeps_the_previous_bank(tmp_path):
+    source = tmp_path / "quiz.txt"
+    source.write_text(GOOD.format(n=1), encoding="utf-8")
+    out = tmp_path / "out"
+    assert _build(str(source), "-f", "moodle", "--bank", "b", "-o", str(out)).exit_code == 0
+    before = (out / "b.moodle.xml").read_bytes()
+    (tmp_path / "broken.txt").write_text("Quiz\n\n1. A?\n   • x\n   • y\n", encoding="utf-8")
+    assert _build(str(tmp_path), "-f", "moodle", "--bank", "b", "-o", str(out)).exit_code == 1
+    assert (out / "b.moodle.xml").read_bytes() == before
+
+
+def test_bank_warnings_go_to_the_source_they_are_about(tmp_path):
+    (tmp_path / "a.txt").write_text(GOOD.format(n="a"), encoding="utf-8")
+    options = "".join(f"   - [x] right {i}\n" for i in range(11)) + "   - [ ] wrong\n"
+    (tmp_path / "b.txt").write_text(f"Quiz b\n\n1. Pick?\n{options}", encoding="utf-8")
+    results = list(build_bank([tmp_path], "bank", tmp_path / "out"))
+    assert [[d.code for d in r.diagnostics] for r in results] == [[], ["W651"]]
+    assert results[1].diagnostics[0].span.source == (tmp_path / "b.txt").as_posix()
+    assert results[-1].written == [tmp_path / "out" / "bank.moodle.xml"]
+
+
+def test_the_moodle_format_is_listed():
+    result = CliRunner().invoke(main, ["formats"])
+    assert "moodle     Moodle XML question bank (.moodle.xml) for Question bank > Import" in result.stdout
+    assert "  .xml       moodle" in result.stdout
+
+
+def test_build_help_explains_bank():
+    assert "--bank NAME" in CliRunner().invoke(main, ["build", "--help"]).stdout

@@ -1,0 +1,253 @@
+"""writers/moodle.py: goldens, schema validity, the grade scheme, text fidelity, names and banks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+from lxml import etree
+
+import lmsexport
+from conftest import GOLDEN, ROOT
+from lmsexport.model import Choice, MultipleChoice, Question, Quiz, Settings, Text
+from lmsexport.moodlerules import GRADES, adds_up, grade
+from lmsexport.readers.moodle import read as read_moodle
+from lmsexport.validation import validate_files
+from lmsexport.writers import moodle
+
+SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt"]
+
+
+def _quiz(*questions: Question, **fields) -> Quiz:
+    return Quiz(id=fields.pop("id", "t"), title=fields.pop("title", "T"), questions=questions, **fields)
+
+
+def _mc(qid: str = "q1", prompt: str = "Pick one?", correct: str = "a", options: str = "ab", **fields) -> MultipleChoice:
+    choices = tuple(Choice(id=o, text=Text(f"option {o}"), correct=o in correct) for o in options)
+    return MultipleChoice(id=qid, prompt=Text(prompt), choices=choices, multiple_response=len(correct) > 1, **fields)
+
+
+def _root(package: lmsexport.Package):
+    (content,) = package.files.values()
+    return etree.fromstring(content)
+
+
+def _texts(package: lmsexport.Package, path: str) -> list[str]:
+    return [node.text or "" for node in _root(package).iterfind(path)]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_golden_and_valid(source, goldens):
+    quiz = lmsexport.read(source)
+    package = moodle.write(quiz)
+    assert list(package.files) == [f"{quiz.id}.moodle.xml"]
+    assert package.zipped is False and package.extension == ".moodle.xml" and package.warnings == []
+    assert validate_files(package.files, source=source.name) == []
+    (content,) = package.files.values()
+    goldens.check(GOLDEN / "writers" / "moodle" / f"{quiz.id}.moodle.xml", content.decode("utf-8"))
+
+
+def test_golden_files_also_pass_the_other_validator():
+    """The schema is XSD 1.0 that xmlschema reads the same way as libxml2 (no lxml-only leniency)."""
+    import xmlschema
+
+    schema = xmlschema.XMLSchema10(str(ROOT / "schemas" / "moodle" / "moodle-xml.xsd"))
+    for path in sorted((GOLDEN / "writers" / "moodle").glob("*.moodle.xml")):
+        assert schema.is_valid(str(path)), path.name
+
+
+def test_writing_twice_gives_identical_bytes():
+    quiz = lmsexport.read(ROOT / "examples" / "features.txt")
+    assert moodle.write(quiz).files == moodle.write(quiz).files
+
+
+@pytest.mark.parametrize("right", range(1, 13))
+@pytest.mark.parametrize("wrong", range(6))
+def test_multiple_response_grades_are_moodle_grades_that_add_up(right, wrong):
+    percents = moodle.grades([True] * right + [False] * wrong, multiple_response=True)
+    assert all(grade(p) == p for p in percents), percents
+    positives = percents[:right]
+    assert all(p > 0 for p in positives) and adds_up(positives)
+    assert all(p < 0 for p in percents[right:])
+    if wrong:
+        # Ticking every box is graded wrong: question_state::graded_state_for_fraction() takes a
+        # fraction below 0.000001 for 0 (the list's rounded thirds and sevenths leave a trace).
+        assert sum(percents) / 100 < 0.000001
+        assert sum(positives) + sum(percents[right:][:-1]) > 0  # ... but no penalty is harsher than needed
+    equal = right <= 10
+    assert (len(set(positives)) == 1) == equal
+
+
+def test_splits_without_an_equal_share_are_ten_and_five_then_five_and_zero():
+    assert moodle.grades([True] * 11, True) == [10] * 9 + [5] * 2
+    assert moodle.grades([True] * 19, True) == [10] + [5] * 18
+    assert moodle.grades([True] * 20, True) == [5] * 20
+    assert moodle.grades([True] * 25, True) == [5] * 20 + [0] * 5
+
+
+def test_thirds_and_penalties_are_written_with_moodles_decimals():
+    question = _mc(correct="abc", options="abcdef")
+    fractions = [a.get("fraction") for a in _root(moodle.write(_quiz(question))).iter("answer")]
+    assert fractions == ["33.33333"] * 3 + ["-33.33333"] * 3
+
+
+def test_single_answer_grades():
+    assert moodle.grades([False, True, False], multiple_response=False) == [0, 100, 0]
+    assert moodle.grades([True, False], multiple_response=True) == [100, -100]
+    assert set(GRADES) >= {100, 0, -100, 33.33333, -14.28571}
+
+
+def test_an_unequal_split_is_a_warning_naming_the_question():
+    question = _mc("q7", correct="abcdefghijk", options="abcdefghijkl")
+    package = moodle.write(_quiz(question))
+    (warning,) = package.warnings
+    assert warning.code == "W651" and warning.severity == "warning"
+    assert "question q7 has 11 right options" in warning.message
+    assert "9 worth 10 % and 2 worth 5 %" in warning.message
+    assert validate_files(package.files, source="x") == []
+
+
+TRICKY = "1 < 2 && 3 > 2, ]]> and <![CDATA[x]]> then ]]]]><![CDATA[> 🎓 \"q\" 'a'"
+
+
+def test_markup_characters_and_cdata_terminators_come_through_as_written():
+    question = MultipleChoice(
+        id="q1",
+        prompt=Text(TRICKY),
+        explanation=Text(f"why: {TRICKY}"),
+        choices=(Choice(id="a", text=Text("<b>not bold</b>"), correct=True, feedback=Text(TRICKY)),
+                 Choice(id="b", text=Text("x ]]> y"))),
+    )
+    package = moodle.write(_quiz(question, description=Text(TRICKY)))
+    (content,) = package.files.values()
+    assert b"<![CDATA[" not in content and b"]]>" not in content  # lxml escapes; no CDATA to break
+    assert validate_files(package.files, source="x") == []
+    html_prompt = "1 &lt; 2 &amp;&amp; 3 &gt; 2, ]]&gt; and &lt;![CDATA[x]]&gt; then ]]]]&gt;&lt;![CDATA[&gt; 🎓 \"q\" 'a'"
+    assert _texts(package, "question/questiontext/text") == [html_prompt]  # HTML Moodle shows as the source says
+    assert _texts(package, "question/info/text") == [html_prompt]
+    assert _texts(package, "question/answer/text") == ["&lt;b&gt;not bold&lt;/b&gt;", "x ]]&gt; y"]
+    assert read_moodle(content, source="t.moodle.xml") == _quiz(question, description=Text(TRICKY))
+
+
+def test_languages_are_marked_in_the_html():
+    question = MultipleChoice(
+        id="q1", prompt=Text("Bonjour ?"), lang="fr",
+        choices=(Choice(id="a", text=Text("<i>oui</i>", "html"), correct=True),
+                 Choice(id="b", text=Text("yes", lang="en"), feedback=Text("نعم", lang="ar"))),
+    )
+    package = moodle.write(_quiz(question, _mc("q2"), lang="yo"))
+    assert _texts(package, "question/questiontext/text") == [
+        '<span lang="fr">Bonjour ?</span>', '<span lang="yo">Pick one?</span>']
+    assert _texts(package, "question/answer/text")[:2] == ['<div lang="fr"><i>oui</i></div>', '<span lang="en">yes</span>']
+    assert _texts(package, "question/answer/feedback/text")[1] == '<div lang="ar" dir="rtl">نعم</div>'
+    assert _texts(moodle.write(_quiz(_mc())), "question/questiontext/text") == ["Pick one?"]
+
+
+def test_right_to_left_quizzes_get_a_direction():
+    package = moodle.write(_quiz(_mc(prompt="ما هو؟"), lang="ar"))
+    assert _texts(package, "question/questiontext/text") == ['<div lang="ar" dir="rtl">ما هو؟</div>']
+    assert _texts(moodle.write(_quiz(_mc(), lang="az-Arab")), "question/questiontext/text")[0].endswith('dir="rtl">Pick one?</div>')
+
+
+def test_names_are_short_unique_and_kept_by_moodle():
+    long = "Which of these collective operations does a fully sharded data parallel step use first?"
+    quiz = _quiz(_mc("q1", long), _mc("q2", long), _mc("q3", "Is a<b when\n\na=1?"), _mc("q4", "<br>", ),
+                 _mc("q5", "ignored", title="Sharding basics"))
+    names = _texts(moodle.write(quiz), "question/name/text")
+    assert names[0] == "Which of these collective operations does a fully sharded…"
+    assert names[1] == names[0] + " (2)"
+    assert names[2] == "Is a\u2039b when a=1?"  # PHP strip_tags() would eat "<b when ..."
+    assert names[3] == "\u2039br>"
+    assert names[4] == "Sharding basics"
+    assert len(names[0]) <= 60
+
+
+def test_a_title_moodle_would_change_is_a_warning():
+    quiz = _quiz(_mc(title="x" * 300), _mc("q2", title="a<b"))
+    package = moodle.write(quiz)
+    assert [w.code for w in package.warnings] == ["W652", "W652"]
+    names = _texts(package, "question/name/text")
+    assert len(names[0]) == 255 and names[0].endswith("…") and names[1] == "a\u2039b"
+
+
+def test_idnumbers_are_stable_and_fit_moodles_column():
+    assert _texts(moodle.write(_quiz(_mc("q3"), id="fsdp-yo")), "question/idnumber") == ["fsdp-yo", "fsdp-yo-q3"]
+    long_id = "quiz-" + "x" * 120
+    idnumbers = _texts(moodle.write(_quiz(_mc("q1"), _mc("q2"), id=long_id)), "question/idnumber")
+    assert all(len(i) <= 100 for i in idnumbers) and len(set(idnumbers)) == 3
+    assert idnumbers == _texts(moodle.write(_quiz(_mc("q1"), _mc("q2"), id=long_id)), "question/idnumber")
+
+
+def test_category_holds_title_description_and_id():
+    quiz = _quiz(_mc(), title="Parts 1/2", description=Text("About <this>"), lang="en")
+    root = _root(moodle.write(quiz))
+    category = root.find("question")
+    assert category.get("type") == "category"
+    assert category.findtext("category/text") == "$course$/top/Parts 1//2"
+    assert category.findtext("info/text") == '<span lang="en">About &lt;this&gt;</span>'
+    assert category.find("info").get("format") == "html" and category.findtext("idnumber") == "t"
+
+
+def test_a_title_starting_with_a_slash_cannot_be_a_category_name():
+    package = moodle.write(_quiz(_mc(), title="/etc"))
+    assert _texts(package, "question/category/text") == ["$course$/top/etc"]
+    assert [w.code for w in package.warnings] == ["W652"]
+
+
+def test_settings_and_points():
+    quiz = _quiz(_mc(points=2.5), _mc("q2", correct="ab", options="abc"), settings=Settings(shuffle=True))
+    root = _root(moodle.write(quiz))
+    first, second = root.findall("question")[1:]
+    assert [first.findtext(n) for n in ("defaultgrade", "penalty", "single", "shuffleanswers", "answernumbering",
+                                        "showstandardinstruction")] == ["2.5", "0.3333333", "true", "true", "abc", "1"]
+    assert first.find("shownumcorrect") is None and second.find("shownumcorrect") is not None
+    assert second.findtext("single") == "false" and first.find("hidden") is None
+
+
+def test_tags_are_the_quizs_then_the_questions():
+    quiz = _quiz(_mc(tags=("hard", "week 1")), _mc("q2"), tags=("week 1", "ml"))
+    root = _root(moodle.write(quiz))
+    tags = [[t.text for t in q.iterfind("tags/tag/text")] for q in root.findall("question")[1:]]
+    assert tags == [["week 1", "ml", "hard"], ["week 1", "ml"]]
+
+
+def test_a_tag_moodle_would_change_is_a_warning():
+    package = moodle.write(_quiz(_mc(tags=("<script>", "t" * 60, "fine"))))
+    assert [w.code for w in package.warnings] == ["W653", "W653"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Essay(Question):
+    kind: ClassVar[str] = "essay"
+
+
+def test_a_kind_moodle_output_does_not_support_is_left_out_with_a_warning():
+    package = moodle.write(_quiz(_mc(), _Essay(id="q2", prompt=Text("Discuss."))))
+    assert [q.get("type") for q in _root(package).iter("question")] == ["category", "multichoice"]
+    (warning,) = package.warnings
+    assert warning.code == "W654" and "question q2 is of kind 'essay'" in warning.message
+
+
+def test_a_bank_holds_each_quiz_in_its_own_category():
+    quizzes = [lmsexport.read(source) for source in SOURCES[:3]]
+    package = moodle.write_bank(quizzes, "course-101")
+    assert list(package.files) == ["course-101.moodle.xml"] and package.warnings == []
+    assert validate_files(package.files, source="bank") == []
+    paths = _texts(package, "question/category/text")
+    assert paths == [f"$course$/top/course-101/{quiz.title}" for quiz in quizzes]
+    names = _texts(package, "question/name/text")
+    assert len(names) == 24 == len(set(names))
+
+
+def test_a_bank_tells_apart_quizzes_with_one_title():
+    package = moodle.write_bank([_quiz(_mc(), id="a"), _quiz(_mc(), id="b")], "bank")
+    assert _texts(package, "question/category/text") == ["$course$/top/bank/T", "$course$/top/bank/T (2)"]
+    assert _texts(package, "question/name/text") == ["Pick one?", "Pick one? (2)"]
+    (warning,) = package.warnings
+    assert warning.code == "W652" and "'T (2)'" in warning.message
+
+
+def test_an_empty_bank_is_refused():
+    with pytest.raises(ValueError):
+        moodle.write_bank([], "bank")

@@ -1,0 +1,93 @@
+/* lmsexport quiz player: the SCORM 1.2 adapter.
+ *
+ * Maps the player's records onto the SCORM 1.2 CMI data model (SCORM 1.2 Run-Time
+ * Environment, section 3.4). scorm2004.js has the same shape for SCORM 2004; player.js
+ * only talks to `lmsexport.runtime`. Every value is written as a string.
+ */
+(function (ns) {
+  "use strict";
+
+  const pad = (number, width) => String(number).padStart(width, "0");
+
+  /** CMIDecimal with at most two decimals: "75", "66.67" (never an exponent). */
+  function decimal(value) {
+    const text = value.toFixed(2);
+    return text.replace(/\.?0+$/, "").replace(/^-0$/, "0");
+  }
+
+  /** CMITimespan: HHHH:MM:SS.SS, hours from 2 to 4 digits. */
+  function timespan(milliseconds) {
+    const centiseconds = Math.min(Math.round(milliseconds / 10), 9999 * 360000 + 359999);
+    const hours = Math.floor(centiseconds / 360000);
+    const minutes = Math.floor(centiseconds / 6000) % 60;
+    const seconds = Math.floor(centiseconds / 100) % 60;
+    return `${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(centiseconds % 100, 2)}`;
+  }
+
+  /** CMITime: the time of day, HH:MM:SS. */
+  function timeOfDay(date) {
+    return `${pad(date.getHours(), 2)}:${pad(date.getMinutes(), 2)}:${pad(date.getSeconds(), 2)}`;
+  }
+
+  ns.runtime = {
+    apiName: "API",
+    methods: {
+      initialize: "LMSInitialize", terminate: "LMSFinish", get: "LMSGetValue",
+      set: "LMSSetValue", commit: "LMSCommit", lastError: "LMSGetLastError",
+    },
+    /** cmi.suspend_data is a CMIString4096. */
+    suspendLimit: 4096,
+
+    /** What the LMS knows at launch: saved state, its pass mark (percent), interactions so far. */
+    begin(lms) {
+      const mastery = lms.get("cmi.student_data.mastery_score");
+      return {
+        // Read whatever the entry: some 1.2 LMSs hand back suspend_data with entry "".
+        suspendData: lms.get("cmi.suspend_data"),
+        passMark: mastery === "" || isNaN(Number(mastery)) ? null : Number(mastery),
+        interactions: Number(lms.get("cmi.interactions._count")) || 0,
+      };
+    },
+
+    /** One answered question as cmi.interactions.n (journaled: n grows, entries are never rewritten). */
+    record(lms, n, item) {
+      const base = `cmi.interactions.${n}.`;
+      lms.set(`${base}id`, item.id);
+      lms.set(`${base}type`, "choice");
+      // Choice responses are comma-separated identifiers in 1.2.
+      lms.set(`${base}student_response`, item.response.join(","));
+      lms.set(`${base}correct_responses.0.pattern`, item.correct.join(","));
+      lms.set(`${base}result`, item.correctly ? "correct" : "wrong");
+      lms.set(`${base}weighting`, decimal(item.weighting));
+      lms.set(`${base}latency`, timespan(item.latency));
+      lms.set(`${base}time`, timeOfDay(item.time));
+    },
+
+    /** State while the quiz is under way: resumable, incomplete. */
+    progress(lms, state) {
+      lms.set("cmi.core.lesson_location", String(state.location));
+      lms.set("cmi.core.lesson_status", "incomplete");
+      lms.set("cmi.core.exit", "suspend");
+      if (state.suspendData !== null) lms.set("cmi.suspend_data", state.suspendData);
+    },
+
+    /**
+     * The final result. score.raw is a percentage, as adlcp:masteryscore is compared with it
+     * (SCORM 1.2 CAM, masteryscore), so min 0 and max 100 whatever the points.
+     */
+    finish(lms, result) {
+      lms.set("cmi.core.score.raw", decimal(result.percent));
+      lms.set("cmi.core.score.min", "0");
+      lms.set("cmi.core.score.max", "100");
+      const status = result.passed === null ? "completed" : result.passed ? "passed" : "failed";
+      lms.set("cmi.core.lesson_status", status);
+      lms.set("cmi.core.exit", "");
+      if (result.suspendData !== null) lms.set("cmi.suspend_data", result.suspendData);
+    },
+
+    /** Before LMSFinish: how long this session lasted. */
+    end(lms, milliseconds) {
+      lms.set("cmi.core.session_time", timespan(milliseconds));
+    },
+  };
+})(window.lmsexport = window.lmsexport || {});

@@ -1,0 +1,167 @@
+"""SCORM 1.2 and SCORM 2004 4th Edition packages: one SCO playing the whole quiz.
+
+The package is a zip with `imsmanifest.xml` at its root, valid against the ADL
+schemas (SCORM 1.2: IMS CP 1.1.2 + adlcp_rootv1p2; SCORM 2004 4th Edition:
+IMS CP 1.1.4 + adlcp_v1p3, IMS Simple Sequencing, adlseq, adlnav, IEEE LOM), one
+organization with one item, and one SCO resource listing every file of the player
+(`lmsexport/player.py`). The flavour (`WriteOptions.flavour`) picks the version.
+
+The pass mark becomes `adlcp:masteryscore` (1.2, a percentage) or a primary
+objective satisfied by measure with `minNormalizedMeasure` (2004, a fraction).
+Specifications: https://adlnet.gov/projects/scorm/ (SCORM 1.2; SCORM 2004 4th
+Edition CAM for packaging and sequencing; RTE section 4.2 for what the player records).
+"""
+
+from __future__ import annotations
+
+from .. import player
+from ..diagnostics import Diagnostic, Severity, SourceSpan
+from ..model import Quiz
+from ..package import MANIFEST, Package, WriteOptions
+from ..xml import NS, element, number, serialize, sub
+
+NAME = "scorm"
+FLAVOURS = ("1.2", "2004")
+EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}
+TITLE_LIMIT_12 = 200
+"""SCORM 1.2's imscp_rootv1p1p2.xsd: titleType has maxLength 200."""
+
+
+def _where(quiz: Quiz) -> SourceSpan:
+    """The quiz's source file (its questions know it), for messages about the whole quiz."""
+    spans = [question.source for question in quiz.questions if question.source]
+    return SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
+
+
+def _title(quiz: Quiz, version: str, warnings: list) -> str:
+    if version != "1.2" or len(quiz.title) <= TITLE_LIMIT_12:
+        return quiz.title
+    warnings.append(Diagnostic(
+        "W601",
+        f"the title is {len(quiz.title)} characters long; SCORM 1.2 manifests allow {TITLE_LIMIT_12}, "
+        "so the manifest carries a shortened title (the player shows it in full)",
+        _where(quiz),
+        "shorten the title, or build SCORM 2004 which has no such limit",
+        Severity.WARNING,
+    ))
+    return quiz.title[: TITLE_LIMIT_12 - 1].rstrip() + "…"
+
+
+def _unsupported(quiz: Quiz, warnings: list) -> None:
+    for question in quiz.questions:
+        if not player.supports(question):
+            warnings.append(Diagnostic(
+                "W602",
+                f"{question.id}: the SCORM player cannot show {question.kind.replace('_', ' ')} questions; "
+                "the package leaves it out",
+                question.source or _where(quiz),
+                "build QTI or Moodle XML for this question, or change it to a choice question",
+                Severity.WARNING,
+            ))
+
+
+def _identifiers(quiz: Quiz) -> dict[str, str]:
+    """Manifest identifiers (xs:ID, so NCNames: the quiz id is one) that name the quiz."""
+    return {
+        "manifest": f"lmsexport.{quiz.id}",
+        "organization": f"{quiz.id}.organization",
+        "item": f"{quiz.id}.item",
+        "resource": f"{quiz.id}.sco",
+    }
+
+
+def _resource(resources, ids: dict, files: list[str], scorm_type: str) -> None:
+    resource = sub(resources, "resource", {"identifier": ids["resource"], "type": "webcontent",
+                                           scorm_type: "sco", "href": player.LAUNCH})
+    for name in files:
+        sub(resource, "file", {"href": name})
+
+
+def _manifest_12(quiz: Quiz, files: list[str], title: str) -> bytes:
+    nsmap = {None: NS["imscp12"], "adlcp": NS["adlcp12"]}
+    ids = _identifiers(quiz)
+    root = element("imscp12:manifest", {"identifier": ids["manifest"], "version": "1.0"}, nsmap=nsmap)
+    metadata = sub(root, "imscp12:metadata")
+    sub(metadata, "imscp12:schema", text="ADL SCORM")
+    sub(metadata, "imscp12:schemaversion", text="1.2")
+    organizations = sub(root, "imscp12:organizations", {"default": ids["organization"]})
+    # No <imsmd:lom> here: ADL's 1.2 metadata schema is not XSD 1.0 valid (schemas/README.md,
+    # gotcha 4). xml:lang is allowed through the CP's ##other attribute wildcard.
+    organization = sub(organizations, "imscp12:organization",
+                       {"identifier": ids["organization"], "xml:lang": quiz.lang})
+    sub(organization, "imscp12:title", text=title)
+    item = sub(organization, "imscp12:item", {"identifier": ids["item"], "identifierref": ids["resource"]})
+    sub(item, "imscp12:title", text=title)
+    if quiz.settings.pass_mark is not None:
+        # Compared by the LMS with cmi.core.score.raw, which the player reports as a percentage.
+        sub(item, "adlcp12:masteryscore", text=number(quiz.settings.pass_mark))
+    resources = sub(root, "imscp12:resources")
+    _resource(resources, ids, files, "adlcp12:scormtype")
+    return serialize(root)
+
+
+def _lom(parent, quiz: Quiz) -> None:
+    """IEEE LOM general and technical metadata: identifier, title, language, description, keywords."""
+    lom = sub(parent, "lom:lom")
+    general = sub(lom, "lom:general")
+    identifier = sub(general, "lom:identifier")
+    sub(identifier, "lom:catalog", text="URI")
+    sub(identifier, "lom:entry", text=f"urn:lmsexport:{quiz.id}")
+    sub(sub(general, "lom:title"), "lom:string", {"language": quiz.lang}, quiz.title)
+    if quiz.lang:
+        sub(general, "lom:language", text=quiz.lang)
+    if quiz.description:
+        sub(sub(general, "lom:description"), "lom:string", {"language": quiz.lang}, player.plain(quiz.description))
+    for tag in quiz.tags:
+        sub(sub(general, "lom:keyword"), "lom:string", {"language": quiz.lang}, tag)
+    sub(sub(lom, "lom:technical"), "lom:format", text="text/html")
+
+
+def _sequencing(item, quiz: Quiz) -> None:
+    """The item's sequencing: pass mark as a measured primary objective; the SCO sets its statuses."""
+    sequencing = sub(item, "imsss:sequencing")
+    if quiz.settings.pass_mark is not None:
+        objectives = sub(sequencing, "imsss:objectives")
+        primary = sub(objectives, "imsss:primaryObjective",
+                      {"objectiveID": f"urn:lmsexport:{quiz.id}:pass-mark", "satisfiedByMeasure": "true"})
+        # The LMS compares cmi.score.scaled (0..1) with this, and hands it to the SCO as
+        # cmi.scaled_passing_score (SCORM 2004 RTE, section 4.2).
+        sub(primary, "imsss:minNormalizedMeasure", text=number(quiz.settings.pass_mark / 100))
+    sub(sequencing, "imsss:deliveryControls", {"completionSetByContent": "true", "objectiveSetByContent": "true"})
+
+
+def _manifest_2004(quiz: Quiz, files: list[str], title: str) -> bytes:
+    nsmap = {None: NS["imscp"], **{prefix: NS[prefix] for prefix in ("adlcp", "imsss", "lom")}}
+    ids = _identifiers(quiz)
+    root = element("imscp:manifest", {"identifier": ids["manifest"], "version": "1.0"}, nsmap=nsmap)
+    metadata = sub(root, "imscp:metadata")
+    sub(metadata, "imscp:schema", text="ADL SCORM")
+    sub(metadata, "imscp:schemaversion", text="2004 4th Edition")
+    _lom(metadata, quiz)
+    organizations = sub(root, "imscp:organizations", {"default": ids["organization"]})
+    organization = sub(organizations, "imscp:organization",
+                       {"identifier": ids["organization"], "xml:lang": quiz.lang})
+    sub(organization, "imscp:title", text=title)
+    item = sub(organization, "imscp:item", {"identifier": ids["item"], "identifierref": ids["resource"]})
+    sub(item, "imscp:title", text=title)
+    _sequencing(item, quiz)
+    # flow lets the LMS start the only SCO by itself: a Start request needs flow on the
+    # parent (SCORM 2004 SN, sequencing control modes), and choice stays on as by default.
+    sub(sub(organization, "imsss:sequencing"), "imsss:controlMode", {"choice": "true", "flow": "true"})
+    resources = sub(root, "imscp:resources")
+    _resource(resources, ids, files, "adlcp:scormType")
+    return serialize(root)
+
+
+def write(quiz: Quiz, options: WriteOptions) -> Package:
+    """The SCORM package of `quiz` for `options.flavour` (`1.2` or `2004`)."""
+    version = options.flavour
+    if version not in FLAVOURS:
+        raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(FLAVOURS)}")
+    warnings: list[Diagnostic] = []
+    _unsupported(quiz, warnings)
+    content = player.render(quiz, version)
+    title = _title(quiz, version, warnings)
+    build = _manifest_12 if version == "1.2" else _manifest_2004
+    files = {MANIFEST: build(quiz, sorted(content), title), **content}
+    return Package(files, extension=EXTENSIONS[version], warnings=warnings)

@@ -1,0 +1,276 @@
+"""SCORM 1.2 and 2004 packages: manifests against the ADL schemas, goldens, package rules,
+the pass mark, determinism, the player page's data and language, and the CLI.
+
+How the player behaves in a browser against a real SCORM runtime is in tests/browser/.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import re
+import unicodedata
+import zipfile
+from typing import ClassVar
+
+import pytest
+from click.testing import CliRunner
+from lxml import etree, html
+
+import lmsexport
+from conftest import GOLDEN, ROOT
+from lmsexport import player
+from lmsexport.cli import main
+from lmsexport.model import Choice, MultipleChoice, Question, Quiz, Settings, Text
+from lmsexport.package import MANIFEST, WriteOptions
+from lmsexport.validation import validate_bytes, validate_files
+from lmsexport.writers import scorm
+
+SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt"]
+VERSIONS = {"scorm12": "1.2", "scorm2004": "2004"}
+STATIC = ROOT / "lmsexport" / "templates" / "scorm" / "static"
+CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
+CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
+IMSSS = "{http://www.imsglobal.org/xsd/imsss}"
+
+
+def write(quiz: Quiz, version: str):
+    return scorm.write(quiz, WriteOptions(version))
+
+
+def small_quiz(**settings) -> Quiz:
+    choices = (Choice(id="a", text=Text("yes"), correct=True), Choice(id="b", text=Text("no")))
+    return Quiz(id="small", title="Small", lang="en", settings=Settings(**settings),
+                questions=(MultipleChoice(id="q1", prompt=Text("Well?"), choices=choices),))
+
+
+def page_data(files: dict[str, bytes]) -> dict:
+    """The quiz as the player's script reads it from the page."""
+    document = html.fromstring(files[player.LAUNCH])
+    return json.loads(document.get_element_by_id("quiz-data").text)
+
+
+# ---- Schemas, goldens, package rules, determinism ----
+
+@pytest.mark.parametrize("name", VERSIONS)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_package_validates_and_matches_its_goldens(source, name, goldens):
+    quiz = lmsexport.read(source)
+    package = write(quiz, VERSIONS[name])
+    assert validate_files(package.files, source=f"{quiz.id}{package.extension}") == []
+    assert package.extension == f".{name}.zip" and package.warnings == []
+    runtime = player.RUNTIMES[VERSIONS[name]]
+    assert sorted(package.files) == sorted([MANIFEST, player.LAUNCH, *player.STATIC, runtime])
+    # Goldens hold what is written per quiz; the static player files must be their sources, byte for byte.
+    for static in (*player.STATIC, runtime):
+        assert package.files[static] == (STATIC / static).read_bytes(), static
+    pinned = {path: package.files[path].decode("utf-8") for path in (MANIFEST, player.LAUNCH)}
+    goldens.check_tree(GOLDEN / "writers" / name / quiz.id, pinned)
+
+
+@pytest.mark.parametrize("version", VERSIONS.values())
+def test_manifest_lists_every_file_and_launches_the_page(version):
+    files = write(lmsexport.read(ROOT / "quizzes" / "fsdp-yo.txt"), version).files
+    root = etree.fromstring(files[MANIFEST])
+    (resource,) = root.iter("{*}resource")
+    assert resource.get("href") == player.LAUNCH
+    scorm_type = {"1.2": "{http://www.adlnet.org/xsd/adlcp_rootv1p2}scormtype",
+                  "2004": "{http://www.adlnet.org/xsd/adlcp_v1p3}scormType"}[version]
+    assert resource.get(scorm_type) == "sco"
+    assert sorted(f.get("href") for f in resource.iter("{*}file")) == sorted(set(files) - {MANIFEST})
+    (organization,) = root.iter("{*}organization")
+    (item,) = organization.iter("{*}item")
+    assert item.get("identifierref") == resource.get("identifier")
+    assert organization.get("{http://www.w3.org/XML/1998/namespace}lang") == "yo"
+
+
+@pytest.mark.parametrize("version", VERSIONS.values())
+def test_package_rules_catch_a_missing_launch_file_and_an_unlisted_file(version):
+    files = write(small_quiz(), version).files
+    missing = {path: data for path, data in files.items() if path != player.LAUNCH}
+    codes = [finding.code for finding in validate_files(missing, source="p.zip")]
+    assert codes == ["V202", "V202"]        # the resource's href and its <file> entry
+    extra = {**files, "notes.txt": b"x"}
+    assert [finding.code for finding in validate_files(extra, source="p.zip")] == ["V204"]
+
+
+@pytest.mark.parametrize("version, element", [("1.2", b"adlcp:masteryscore"), ("2004", b"lom:language")])
+def test_the_schemas_reject_a_misspelt_element(version, element):
+    files = write(small_quiz(pass_mark=50), version).files
+    broken = files[MANIFEST].replace(element, element + b"s")
+    assert broken != files[MANIFEST]
+    codes = [finding.code for finding in validate_files({**files, MANIFEST: broken}, source="p.zip")]
+    assert codes and set(codes) == {"V103"}
+
+
+@pytest.mark.parametrize("pass_mark, mastery, measure", [(60, "60", "0.6"), (33.5, "33.5", "0.335"),
+                                                         (0, "0", "0"), (100, "100", "1")])
+def test_pass_mark_becomes_masteryscore_and_min_normalized_measure(pass_mark, mastery, measure):
+    quiz = small_quiz(pass_mark=pass_mark)
+    manifest12 = etree.fromstring(write(quiz, "1.2").files[MANIFEST])
+    assert manifest12.findtext(".//{http://www.adlnet.org/xsd/adlcp_rootv1p2}masteryscore") == mastery
+    manifest2004 = etree.fromstring(write(quiz, "2004").files[MANIFEST])
+    (objective,) = manifest2004.iter(f"{IMSSS}primaryObjective")
+    assert objective.get("satisfiedByMeasure") == "true"
+    assert objective.findtext(f"{IMSSS}minNormalizedMeasure") == measure
+    assert page_data(write(quiz, "2004").files)["passMark"] == pass_mark
+
+
+def test_no_pass_mark_means_no_mastery_score_and_no_objective():
+    quiz = small_quiz()
+    assert b"masteryscore" not in write(quiz, "1.2").files[MANIFEST]
+    manifest = etree.fromstring(write(quiz, "2004").files[MANIFEST])
+    assert list(manifest.iter(f"{IMSSS}objectives")) == []
+    controls = manifest.find(f".//{IMSSS}deliveryControls")
+    assert (controls.get("completionSetByContent"), controls.get("objectiveSetByContent")) == ("true", "true")
+    assert "passMark" not in page_data(write(quiz, "2004").files)
+
+
+@pytest.mark.parametrize("version", VERSIONS.values())
+def test_same_quiz_gives_the_same_bytes(version):
+    quiz = lmsexport.read(SOURCES[-1])
+    assert write(quiz, version).to_bytes() == write(lmsexport.read(SOURCES[-1]), version).to_bytes()
+
+
+def test_unknown_flavour_is_refused():
+    with pytest.raises(ValueError, match="unknown SCORM version"):
+        write(small_quiz(), "1.3")
+
+
+# ---- What the writer cannot say, it says so ----
+
+def test_long_title_is_shortened_in_the_scorm12_manifest_with_a_warning():
+    quiz = dataclasses.replace(small_quiz(), title="T" * 250)
+    package = write(quiz, "1.2")
+    (warning,) = package.warnings
+    assert warning.code == "W601" and warning.severity == "warning"
+    titles = [node.text for node in etree.fromstring(package.files[MANIFEST]).iter(f"{CP12}title")]
+    assert titles == ["T" * 199 + "…"] * 2
+    assert validate_files(package.files, source="p.zip") == []
+    assert write(quiz, "2004").warnings == []
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Essay(Question):
+    kind: ClassVar[str] = "essay"
+
+
+def test_a_question_kind_the_player_cannot_show_is_left_out_with_a_warning():
+    quiz = dataclasses.replace(small_quiz(), questions=(*small_quiz().questions, Essay(id="q2", prompt=Text("Why?"))))
+    package = write(quiz, "2004")
+    assert [(w.code, w.message.split(":")[0]) for w in package.warnings] == [("W602", "q2")]
+    assert [q["id"] for q in page_data(package.files)["questions"]] == ["q1"]
+
+
+# ---- The page: data, escaping, language ----
+
+NASTY = '</script><script>alert(1)</script> & "quotes" \u2028'
+
+
+def test_page_escapes_the_title_and_carries_the_data_intact():
+    quiz = dataclasses.replace(small_quiz(), title=NASTY, description=Text(NASTY))
+    files = write(quiz, "1.2").files
+    page = files[player.LAUNCH].decode("utf-8")
+    assert "<script>alert" not in page and "&lt;/script&gt;&lt;script&gt;alert(1)" in page
+    assert page_data(files) == json.loads(json.dumps(player.player_data(quiz, "1.2")))
+    assert page_data(files)["description"]["value"] == NASTY
+
+
+def test_page_language_direction_and_interaction_ids():
+    quiz = Quiz(id="ar-quiz", title="اختبار", lang="ar", questions=(
+        MultipleChoice(id="q1", prompt=Text("سؤال"), choices=small_quiz().questions[0].choices),
+        MultipleChoice(id="q2", prompt=Text("<b>Question</b> two", "html"), lang="en",
+                       choices=small_quiz().questions[0].choices),
+    ))
+    files = write(quiz, "2004").files
+    document = html.fromstring(files[player.LAUNCH])
+    assert (document.get("lang"), document.get("dir")) == ("ar", "rtl")
+    data = page_data(files)
+    assert data["messages"] == player.messages("ar") and data["lang"] == "ar"
+    first, second = data["questions"]
+    assert "lang" not in first and (second["lang"], second["dir"]) == ("en", "ltr")
+    assert [q["interaction"] for q in data["questions"]] == ["urn:lmsexport:ar-quiz:q1", "urn:lmsexport:ar-quiz:q2"]
+    assert second["description"] == "Question two"
+    assert [q["interaction"] for q in page_data(write(quiz, "1.2").files)["questions"]] == ["q1", "q2"]
+
+
+def test_interaction_description_is_cut_to_the_scorm_limit():
+    long = dataclasses.replace(small_quiz().questions[0], prompt=Text("word " * 100))
+    data = page_data(write(dataclasses.replace(small_quiz(), questions=(long,)), "2004").files)
+    description = data["questions"][0]["description"]
+    assert len(description) == player.DESCRIPTION_LIMIT and description.endswith("…")
+
+
+@pytest.mark.parametrize("tag, direction", [
+    ("ar", "rtl"), ("he", "rtl"), ("fa-IR", "rtl"), ("ur", "rtl"), ("ar-Latn", "ltr"),
+    ("az-Arab", "rtl"), ("yo", "ltr"), ("en", "ltr"), (None, "ltr"),
+])
+def test_text_direction(tag, direction):
+    assert player.text_direction(tag) == direction
+
+
+@pytest.mark.parametrize("tag, catalog", [
+    ("yo", "yo"), ("id", "id"), ("vi", "vi"), ("zh-Hans", "zh"), ("zh-Hant-TW", "zh"), ("pt-BR", "en"),
+    ("FR-ca", "fr"), ("ja", "ja"), ("sw", "en"), (None, "en"),
+])
+def test_interface_language_falls_back_to_the_best_match(tag, catalog):
+    assert player.message_language(tag) == catalog
+
+
+def test_message_catalog_is_complete_and_consistent():
+    catalog = json.loads((ROOT / "lmsexport" / "templates" / "scorm" / "messages.json").read_text("utf-8"))
+    assert {"en", "yo", "id", "vi", "ar", "es", "fr", "zh", "ja"} <= set(catalog)
+    placeholders = {key: sorted(_names(text)) for key, text in catalog["en"].items()}
+    for lang, messages in catalog.items():
+        assert list(messages) == list(catalog["en"]), lang
+        for key, text in messages.items():
+            assert sorted(_names(text)) == placeholders[key], (lang, key)
+            assert text.strip() == text and unicodedata.is_normalized("NFC", text), (lang, key)
+        if lang != "en":
+            assert sum(text == catalog["en"][key] for key, text in messages.items()) <= 3, lang
+
+
+def _names(text: str) -> list[str]:
+    return re.findall(r"\{(\w+)\}", text)
+
+
+def test_messages_fill_gaps_from_english():
+    assert player.messages("sw") == player.messages("en")
+    assert player.messages("yo")["check"] == "Ṣàyẹ̀wò ìdáhùn"
+
+
+def test_wheel_ships_the_player(tmp_path):
+    hatchling_wheel = pytest.importorskip("hatchling.builders.wheel")
+    built = next(iter(hatchling_wheel.WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"])))
+    names = set(zipfile.ZipFile(built).namelist())
+    shipped = {f"lmsexport/templates/scorm/{path.relative_to(STATIC.parent).as_posix()}"
+               for path in STATIC.parent.rglob("*") if path.is_file()}
+    assert {"lmsexport/templates/scorm/index.html.jinja", "lmsexport/templates/scorm/messages.json"} <= shipped
+    assert shipped <= names
+
+
+# ---- The command line ----
+
+def test_build_and_validate_both_versions_from_the_command_line(tmp_path):
+    runner = CliRunner()
+    built = runner.invoke(main, ["build", str(ROOT / "quizzes"), "-f", "scorm12,scorm2004", "-o", str(tmp_path)])
+    assert built.exit_code == 0, built.stderr
+    packages = sorted(tmp_path.rglob("*.zip"))
+    assert [p.relative_to(tmp_path).as_posix() for p in packages] == [
+        f"{name}/{quiz}.{name}.zip" for name in VERSIONS for quiz in ("data-parallel-vi", "fsdp-yo", "zero-id")]
+    checked = runner.invoke(main, ["validate", *map(str, packages)])
+    assert checked.exit_code == 0
+    assert checked.stdout.splitlines() == [f"valid: {p.as_posix()}" for p in packages]
+    with zipfile.ZipFile(packages[0]) as archive:
+        assert archive.namelist()[0] == MANIFEST
+    assert validate_bytes(packages[0].read_bytes(), source="p") == []
+
+
+def test_building_twice_gives_identical_zips(tmp_path):
+    for run in ("one", "two"):
+        result = CliRunner().invoke(main, ["build", str(SOURCES[-1]), "-f", "scorm2004", "-o", str(tmp_path / run)])
+        assert result.exit_code == 0, result.stderr
+    one, two = (tmp_path / "one" / "features.scorm2004.zip"), (tmp_path / "two" / "features.scorm2004.zip")
+    assert one.read_bytes() == two.read_bytes()
+    assert zipfile.ZipFile(io.BytesIO(one.read_bytes())).infolist()[0].date_time == (1980, 1, 1, 0, 0, 0)

@@ -90,24 +90,37 @@ def _formats(ctx, param, value: str) -> list[str]:
     show_default=True,
     help="Folder the packages are written to.",
 )
-def build(paths: tuple[Path, ...], format_: list[str], out: Path) -> None:
+@click.option(
+    "--bank",
+    metavar="NAME",
+    help="With --format moodle: one question bank OUT/NAME.moodle.xml holding every quiz, a category each.",
+)
+def build(paths: tuple[Path, ...], format_: list[str], out: Path, bank: str | None) -> None:
     """Build packages from quiz files and folders of them.
 
-    Folders are searched for sources (.txt, .quiz, .json). Each quiz becomes
+    Folders are searched for sources (.txt, .quiz, .json, .xml). Each quiz becomes
     OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
     A source with errors is reported with file, line and a hint, and nothing is
-    written for it; the other sources are still built.
+    written for it; the other sources are still built. With --bank, nothing is
+    written unless every source is read.
     """
-    from .pipeline import OutputInvalid, build as run_build, find_sources
+    from .model import is_identifier
+    from .pipeline import OutputInvalid, build as run_build, build_bank, find_sources
 
+    if bank is not None and format_ != ["moodle"]:
+        raise click.UsageError("--bank writes one Moodle question bank: use it with --format moodle alone")
+    if bank is not None and not is_identifier(bank):
+        raise click.BadParameter("it names the file: use ASCII letters, digits, - _ and ., starting with a letter",
+                                 param_hint="'--bank'")
     try:
         find_sources(list(paths))
     except FileNotFoundError as exc:
         raise click.UsageError(str(exc)) from None
     started = time.perf_counter()
     counts = {"quizzes": 0, "questions": 0, "written": 0, "failed": 0}
+    results = run_build(list(paths), format_, out) if bank is None else build_bank(list(paths), bank, out)
     try:
-        for result in run_build(list(paths), format_, out):
+        for result in results:
             _echo_diagnostics(result.diagnostics)
             if result.failed:
                 counts["failed"] += 1
@@ -163,3 +176,85 @@ def formats() -> None:
     click.echo("Source files read:")
     for suffix, name in registry.READER_EXTENSIONS.items():
         click.echo(f"  {suffix:<10} {name}")
+
+
+def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
+    from .check import BY_CODE, unknown_codes
+
+    codes = [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+    unknown = unknown_codes(codes)
+    if unknown:
+        raise click.BadParameter(
+            f"no lint rule {', '.join(unknown)}; the rules are {', '.join(BY_CODE)} (see docs/lint.md)"
+        )
+    return codes
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "format_",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    show_default=True,
+    help="Report format; sarif is for code-scanning annotations in CI.",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODES",
+    callback=_rule_codes,
+    help="Rules to switch off for this run, comma-separated (L012,L031); may be repeated.",
+)
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too, not only on errors.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to this file instead of standard output.",
+)
+def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool, output: Path | None) -> None:
+    """Check quizzes for what breaks them before a learner sees it.
+
+    Leaked translation placeholders, text left in English, answer patterns a learner
+    can guess, repeated questions, text an LMS cuts, and more: every rule, with an
+    example, is in docs/lint.md. Folders are searched for sources as by build; a
+    source that cannot be read is reported and the others are still checked.
+    Exit status 1 when there are errors (with --strict, warnings too).
+    """
+    from .check import check
+    from .diagnostics import Diagnostic, SourceError, SourceSpan
+    from .lintreport import RENDERERS, counts
+    from .pipeline import find_sources, read_source
+
+    try:
+        sources = find_sources(list(paths))
+    except FileNotFoundError as exc:
+        raise click.UsageError(str(exc)) from None
+    quizzes, names, diagnostics = [], [], []
+    for path in sources:
+        try:
+            quizzes.append(read_source(path))
+            names.append(path.as_posix())
+        except SourceError as exc:
+            diagnostics += exc.diagnostics
+        except registry.UnknownFormat as exc:
+            diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(path.as_posix())))
+    diagnostics += check(quizzes, ignore=ignore, sources=names)
+    order = {path.as_posix(): position for position, path in enumerate(sources)}
+    diagnostics.sort(key=lambda d: order.get(d.span.source, len(order)))
+    report = RENDERERS[format_](diagnostics)
+    if output is None:
+        click.echo(report, nl=False)
+    else:
+        output.write_text(report, encoding="utf-8")
+    found = counts(diagnostics)
+    click.echo(
+        f"{_plural(len(sources), 'source')} checked: "
+        f"{_plural(found['error'], 'error')}, {_plural(found['warning'], 'warning')}",
+        err=True,
+    )
+    if found["error"] or (strict and found["warning"]):
+        sys.exit(1)

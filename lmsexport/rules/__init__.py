@@ -1,0 +1,121 @@
+"""Lint rules: what each rule is, what it reports, and the text it looks at.
+
+A rule is a function over the model (never over source text, so it applies to
+whatever reader built the quiz) that yields `Finding`s; `lmsexport.check` runs
+the rules, drops what a quiz or the run switched off, and turns findings into
+located Diagnostics. Each rule module ends with a `RULES` table (pandoc's
+association lists): code, name, severity, one-line summary, function.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..diagnostics import Severity
+from ..ids import letters
+from ..model import Choice, MultipleChoice, Question, Quiz, Text
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem a rule saw, before it is given a place and a severity."""
+
+    message: str
+    hint: str = ""
+    question: Question | None = None
+    """The question it is about; None when it is about the quiz as a whole."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A lint rule: a stable code to switch it off by, and the function that runs it."""
+
+    code: str
+    """`L0NN`, never reused for another meaning."""
+    name: str
+    severity: Severity
+    summary: str
+    """One line for docs/lint.md and SARIF rule metadata."""
+    function: Callable
+    batch: bool = False
+    """False: `function(quiz) -> findings`; True: `function(quizzes) -> (index, finding)`
+    pairs, for rules that compare quizzes with each other."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A piece of text a learner sees, and how a message names it."""
+
+    value: str
+    format: str
+    kind: str
+    """`title`, `description`, `question title`, `prompt`, `option`, `feedback`, `explanation`."""
+    name: str
+    """For messages: `option b of question 4`, `the quiz title`."""
+    question: Question | None
+    lang: str | None
+    """The language it should be in: its own, else its question's, else the quiz's."""
+
+
+def option_letter(index: int) -> str:
+    """Options are named by position, as in the text format's answer key."""
+    return letters(index)
+
+
+def choices(question: Question) -> tuple[Choice, ...]:
+    return question.choices if isinstance(question, MultipleChoice) else ()
+
+
+def question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:
+    """The texts of one question (`number` counts from 1), in reading order."""
+    lang = question.lang or quiz.lang
+
+    def part(text: Text, kind: str, name: str) -> Part:
+        return Part(text.value, text.format, kind, name, question, text.lang or lang)
+
+    if question.title:
+        yield Part(question.title, "plain", "question title", f"the title of question {number}", question, lang)
+    yield part(question.prompt, "prompt", f"the prompt of question {number}")
+    for index, choice in enumerate(choices(question)):
+        option = f"option {option_letter(index)} of question {number}"
+        yield part(choice.text, "option", option)
+        if choice.feedback:
+            yield part(choice.feedback, "feedback", f"the feedback of {option}")
+    if question.explanation:
+        yield part(question.explanation, "explanation", f"the explanation of question {number}")
+
+
+def quiz_parts(quiz: Quiz) -> Iterator[Part]:
+    """Every text of a quiz a learner may see: title, description, then each question's."""
+    yield Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)
+    if quiz.description:
+        text = quiz.description
+        yield Part(text.value, text.format, "description", "the quiz description", None, text.lang or quiz.lang)
+    for number, question in enumerate(quiz.questions, 1):
+        yield from question_parts(quiz, number, question)
+
+
+_TAG = re.compile(r"<[^>]*>")
+_CODE_ELEMENT = re.compile(r"<(code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
+def visible(part: Part | Text) -> str:
+    """The characters a learner sees: HTML tags removed and entities decoded."""
+    if part.format != "html":
+        return part.value
+    return html.unescape(_TAG.sub(" ", part.value))
+
+
+def prose(part: Part | Text) -> str:
+    """The visible text without code (`code` spans, <code>/<pre>), where `%s` or `{0}` are meant."""
+    if part.format == "html":
+        return html.unescape(_TAG.sub(" ", _CODE_ELEMENT.sub(" ", part.value)))
+    return _CODE_SPAN.sub(" ", part.value)
+

@@ -1,0 +1,126 @@
+"""Language: text left in English in a quiz declared to be in another language.
+
+    L020  a question, an option, an explanation, the title or the description is
+          in English, but the quiz (or the question, or the text itself) says `lang: yo`
+
+Detection uses py3langid (a Naive Bayes classifier over byte n-grams, 139
+languages, its model inside the wheel; no download). The question lint asks is
+not "which of 139 languages is this?" but "did English leak in?", so the model
+is restricted to {expected language, en}: with all languages, short English
+options lose to some third language, and Indonesian drifts to Malay. Each text
+is judged on its own (joined, the English option of a Vietnamese question
+disappears), and only when it has at least MIN_WORDS natural words: names and
+terms (GPU, PyTorch, `_AIU_PROTECTED_11__`, all-reduce) are not evidence.
+It is English when P(en) >= P_ENGLISH. Both numbers were tuned on the three
+quizzes in quizzes/ plus French, Spanish and Arabic quizzes and 58 code-mixed
+lines (docs/lint.md, "How the language is detected"): on the seeds every
+non-English text scores below 0.14 and every English one above 0.998.
+
+Quizzes in English, or with no `lang`, are not checked; neither are languages
+the model does not know.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from typing import Iterator
+
+from ..model import Question, Quiz
+from . import WARNING, Finding, Part, Rule, question_parts, quiz_parts, visible
+
+MIN_WORDS = 3
+P_ENGLISH = 0.85
+
+_TOKEN = re.compile(r"\w(?:[\w'’.\-]*\w)?")
+# BCP 47 primary subtags the model knows under another code.
+_ALIASES = {"fil": "tl", "nb": "no", "in": "id", "iw": "he", "ji": "yi"}
+
+
+def _natural_words(text: str) -> list[str]:
+    """Words that tell a language apart: not GPU, PyTorch, 3D, torch.cuda, snake_case."""
+    return [
+        token
+        for token in _TOKEN.findall(text)
+        if not any(char.isdigit() or char == "_" for char in token)
+        and "." not in token
+        and sum(char.isupper() for char in token) < 2
+    ]
+
+
+@functools.lru_cache(maxsize=1)
+def _model():
+    """The full model, loaded once per process (about 0.5 s); imported here so that
+    `lmsexport --version` and every other command never load numpy."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+@functools.lru_cache(maxsize=None)
+def _identifier(language: str):
+    """A classifier between `language` and English only, sharing the loaded model's arrays."""
+    pair = copy.copy(_model())
+    pair.set_languages([language, "en"])
+    return pair
+
+
+@functools.lru_cache(maxsize=None)
+def _model_language(tag: str | None) -> str | None:
+    """The model's code for a BCP 47 tag, or None when there is nothing to check."""
+    if not tag:
+        return None
+    primary = tag.split("-")[0].lower()
+    primary = _ALIASES.get(primary, primary)
+    if primary == "en" or primary not in _model().labels:
+        return None
+    return primary
+
+
+def _english(part: Part) -> bool | None:
+    """True if the text is English; None when it is too short to judge or not checked."""
+    language = _model_language(part.lang)
+    text = visible(part)
+    if language is None or len(_natural_words(text)) < MIN_WORDS:
+        return None
+    return dict(_identifier(language).rank(text))["en"] >= P_ENGLISH
+
+
+def _not_in(part: Part, quiz: Quiz) -> str:
+    whose = "the quiz's language" if part.lang == quiz.lang else "its declared language"
+    return f"not in {whose} ({part.lang})"
+
+
+def _hint(part: Part) -> str:
+    return (
+        f"translate it into {part.lang}; if it is meant to stay in English, "
+        "switch the rule off for this quiz with lint: -L020"
+    )
+
+
+def _question_findings(quiz: Quiz, number: int, question: Question) -> Iterator[Finding]:
+    """One finding for a question wholly in English, else one per English text."""
+    verdicts = [(part, _english(part)) for part in question_parts(quiz, number, question)]
+    judged = [verdict for _, verdict in verdicts if verdict is not None]
+    prompt, verdict = next((part, verdict) for part, verdict in verdicts if part.kind == "prompt")
+    if verdict and all(judged):
+        yield Finding(f"question {number} is in English, {_not_in(prompt, quiz)}", _hint(prompt), question)
+        return
+    for part, verdict in verdicts:
+        if verdict:
+            yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part), question)
+
+
+def _wrong_language(quiz: Quiz) -> Iterator[Finding]:
+    for part in quiz_parts(quiz):
+        if part.question is None and _english(part):
+            yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part))
+    for number, question in enumerate(quiz.questions, 1):
+        yield from _question_findings(quiz, number, question)
+
+
+RULES = (
+    Rule("L020", "wrong-language", WARNING,
+         "Text is in English in a quiz whose lang says another language.", _wrong_language),
+)

@@ -1,0 +1,132 @@
+"""Repeats: the same question twice, in one quiz or anywhere in the batch linted.
+
+    L040  a question repeats an earlier one: the same prompt (or nearly) with the
+          same correct answer (or nearly)
+
+Texts are compared as words after normalisation (NFKC, case folded, punctuation
+dropped; accents kept, since in Yoruba or Vietnamese they change the word).
+"Nearly" means a word-set Jaccard similarity of at least SIMILAR, for texts of
+MIN_WORDS or more, with the same numbers: "What is 2 + 2?" and "What is 2 + 3?"
+are different questions. The correct answers must match too, so a generic prompt
+("Which statement is true?") asked about different things is no repeat, nor is
+"Which is NOT ..." next to "Which is ...".
+
+Candidates come from prefix filtering (Bayardo et al., "Scaling up all pairs
+similarity search", 2007): two sets with Jaccard >= t share a word among the
+rarest |x| - ceil(t|x|) + 1 of each, so the batch is not compared pair by pair.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ..model import MultipleChoice, Question, Quiz
+from . import WARNING, Finding, Rule, visible
+
+SIMILAR = 0.8
+MIN_WORDS = 4
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A text as normalised words, with what the comparison needs precomputed."""
+
+    words: tuple[str, ...]
+    set: frozenset[str]
+    numbers: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str) -> _Words:
+        kept = (
+            char if not unicodedata.category(char).startswith(("P", "S")) else " "
+            for char in unicodedata.normalize("NFKC", text).casefold()
+        )
+        words = tuple("".join(kept).split())
+        return cls(words, frozenset(words), frozenset(w for w in words if any(c.isdigit() for c in w)))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    quiz: int
+    number: int
+    question: Question
+    prompt: _Words
+    answers: tuple[_Words, ...]
+
+
+def _entries(quizzes: Sequence[Quiz]) -> list[_Entry]:
+    entries = []
+    for index, quiz in enumerate(quizzes):
+        for number, question in enumerate(quiz.questions, 1):
+            correct = question.correct_choices if isinstance(question, MultipleChoice) else ()
+            answers = tuple(_Words.of(visible(choice.text)) for choice in correct)
+            prompt = _Words.of(visible(question.prompt))
+            if prompt.words:
+                entries.append(_Entry(index, number, question, prompt, answers))
+    return entries
+
+
+def _similar(a: _Words, b: _Words) -> bool:
+    if a.words == b.words:
+        return True
+    if a.numbers != b.numbers or min(len(a.words), len(b.words)) < MIN_WORDS:
+        return False
+    return len(a.set & b.set) >= SIMILAR * len(a.set | b.set)
+
+
+def _same_answers(a: tuple[_Words, ...], b: tuple[_Words, ...]) -> bool:
+    return len(a) == len(b) and all(any(_similar(x, y) for y in b) for x in a)
+
+
+def _candidates(entries: list[_Entry]) -> Iterator[tuple[int, int]]:
+    """Pairs (earlier, later) of entries whose prompts may be similar."""
+    frequency = Counter(word for entry in entries for word in entry.prompt.set)
+    index: dict[str, list[int]] = defaultdict(list)
+    for later, entry in enumerate(entries):
+        words = sorted(entry.prompt.set, key=lambda w: (frequency[w], w))
+        prefix = words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]
+        seen = set()
+        for word in prefix:
+            for earlier in index[word]:
+                if earlier not in seen:
+                    seen.add(earlier)
+                    yield earlier, later
+            index[word].append(later)
+
+
+def _where(quizzes: Sequence[Quiz], entry: _Entry, later: _Entry) -> str:
+    if entry.quiz == later.quiz:
+        return f"question {entry.number}"
+    place = f" ({entry.question.source})" if entry.question.source else ""
+    return f"question {entry.number} of quiz {quizzes[entry.quiz].id}{place}"
+
+
+def _repeated_questions(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
+    entries = _entries(quizzes)
+    first: dict[int, int] = {}
+    for earlier, later in _candidates(entries):
+        a, b = entries[earlier], entries[later]
+        if later in first and first[later] < earlier:
+            continue
+        if _similar(a.prompt, b.prompt) and _same_answers(a.answers, b.answers):
+            first[later] = earlier
+    for later, earlier in sorted(first.items()):
+        a, b = entries[earlier], entries[later]
+        same = a.prompt.words == b.prompt.words and [x.words for x in a.answers] == [y.words for y in b.answers]
+        how = "repeats" if same else "nearly repeats"
+        yield b.quiz, Finding(
+            f"question {b.number} {how} {_where(quizzes, a, b)}",
+            "remove one of them, or ask something else; a learner gets the same question twice",
+            b.question,
+        )
+
+
+RULES = (
+    Rule("L040", "repeated-question", WARNING,
+         "A question repeats an earlier one, in the same quiz or elsewhere in the batch.",
+         _repeated_questions, batch=True),
+)

@@ -1,0 +1,71 @@
+"""Structure: questions that cannot work as written.
+
+    L001  every option of a multiple-response question is correct
+    L002  two options of a question read the same
+    L003  a prompt or an option with no visible text
+
+"No correct answer" and "a single option" are not rules: the model refuses to
+build such a question (`MultipleChoice` needs two options and a correct one), so
+every reader reports them as source errors (E201, E202, E203) and lint never
+sees one. The text reader refuses duplicate options too (E204), but other
+readers (JSON, and the Moodle/QTI importers) can produce them, hence L002.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..model import MultipleChoice, Quiz
+from . import ERROR, WARNING, Finding, Part, Rule, option_letter, question_parts, visible
+
+
+def _every_option_correct(quiz: Quiz) -> Iterator[Finding]:
+    for number, question in enumerate(quiz.questions, 1):
+        if isinstance(question, MultipleChoice) and all(choice.correct for choice in question.choices):
+            yield Finding(
+                f"every option of question {number} is correct, so ticking them all scores full marks",
+                "add wrong options, or make it a single-answer question about one of them",
+                question,
+            )
+
+
+def _folded(part: Part) -> str:
+    """What a learner can tell apart: case and runs of spaces do not count."""
+    return " ".join(visible(part).casefold().split())
+
+
+def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
+    for number, question in enumerate(quiz.questions, 1):
+        seen: dict[str, str] = {}
+        options = [part for part in question_parts(quiz, number, question) if part.kind == "option"]
+        for index, part in enumerate(options):
+            folded = _folded(part)
+            first = seen.setdefault(folded, option_letter(index))
+            if first != option_letter(index) and folded:
+                yield Finding(
+                    f"options {first} and {option_letter(index)} of question {number} are the same: {part.value!r}",
+                    "remove one or reword it; a learner cannot tell them apart",
+                    question,
+                )
+
+
+def _empty_text(quiz: Quiz) -> Iterator[Finding]:
+    for number, question in enumerate(quiz.questions, 1):
+        for part in question_parts(quiz, number, question):
+            if part.kind in ("prompt", "option") and not visible(part).strip():
+                yield Finding(
+                    f"{part.name} is empty",
+                    "write its text; Moodle drops empty options and Canvas shows 'No answer text provided.'"
+                    if part.kind == "option"
+                    else "write the question",
+                    question,
+                )
+
+
+RULES = (
+    Rule("L001", "every-option-correct", WARNING,
+         "Every option of a multiple-response question is correct.", _every_option_correct),
+    Rule("L002", "duplicate-options", ERROR,
+         "Two options of a question read the same (ignoring case and spacing).", _duplicate_options),
+    Rule("L003", "empty-text", ERROR, "A prompt or an option has no visible text.", _empty_text),
+)

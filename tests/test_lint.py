@@ -1,0 +1,178 @@
+"""Lint rules case by case (tests/fixtures/lint/rules.txt), the seeds' findings, and check().
+
+A case's title starts with the rule it is about and says whether it `fires` or
+stays `silent`; the test holds the expected output to that, so regenerating the
+fixtures with --update-goldens cannot quietly lose a finding or add a false alarm.
+A case's input is one quiz text (`case.txt`), a model JSON (`case.json`, when it
+starts with `{`), or several files, each opened by a `%% name` line.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import casefile
+import lmsexport
+from conftest import GOLDEN, ROOT
+from lmsexport.check import RULES, check
+from lmsexport.lintreport import to_text
+from lmsexport.registry import reader
+
+RULE_CASES = Path(__file__).parent / "fixtures" / "lint" / "rules.txt"
+CASES = casefile.load(RULE_CASES)
+TITLE = re.compile(r"(?P<code>L\d{3}) (?P<verdict>fires|silent)\b")
+QUIZZES = sorted((ROOT / "quizzes").glob("*.txt"))
+
+
+def _files(source: str) -> list[tuple[str, str]]:
+    if not source.startswith("%% "):
+        return [("case.json" if source.lstrip().startswith("{") else "case.txt", source)]
+    chunks = re.split(r"^%% (.+)\n", source, flags=re.MULTILINE)[1:]
+    return list(zip(chunks[::2], chunks[1::2]))
+
+
+def _lint(source: str) -> str:
+    files = _files(source)
+    quizzes = [reader("json" if name.endswith(".json") else "text").read(text, source=name) for name, text in files]
+    diagnostics = check(quizzes, sources=[name for name, _ in files])
+    return to_text(diagnostics).rstrip("\n") or "(no findings)"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_rule_case(case, request):
+    actual = _lint(case.input)
+    if request.config.getoption("--update-goldens"):
+        cases = casefile.load(RULE_CASES)
+        for other in cases:
+            if other.title == case.title:
+                other.expected = actual
+        casefile.save(RULE_CASES, cases)
+        return
+    assert actual == case.expected, f"{RULE_CASES.name}:{case.line}: {case.title}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_case_keeps_its_verdict(case):
+    match = TITLE.match(case.title)
+    assert match, f"{RULE_CASES.name}:{case.line}: start the title with the code and fires/silent"
+    found = f"[{match['code']}]" in _lint(case.input)
+    assert found == (match["verdict"] == "fires"), f"{RULE_CASES.name}:{case.line}: {case.title}"
+
+
+def test_every_rule_has_a_firing_and_a_silent_case():
+    verdicts = {(m["code"], m["verdict"]) for m in map(TITLE.match, (c.title for c in CASES)) if m}
+    missing = [f"{rule.code} {verdict}" for rule in RULES for verdict in ("fires", "silent")
+               if (rule.code, verdict) not in verdicts]
+    assert not missing, f"add cases to {RULE_CASES.name} for: {missing}"
+
+
+def test_rules_are_well_formed():
+    codes = [rule.code for rule in RULES]
+    assert codes == sorted(codes) and len(set(codes)) == len(codes)
+    assert all(re.fullmatch(r"L0\d\d", code) for code in codes)
+    names = [rule.name for rule in RULES]
+    assert len(set(names)) == len(names) and all(re.fullmatch(r"[a-z]+(-[a-z]+)*", name) for name in names)
+    assert all(rule.summary.endswith(".") and "\n" not in rule.summary for rule in RULES)
+
+
+def _seeds():
+    return [lmsexport.read(path.relative_to(ROOT)) for path in QUIZZES]
+
+
+def test_seed_findings_golden(goldens, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    goldens.check(GOLDEN / "lint" / "quizzes.txt", to_text(check(_seeds())))
+
+
+def test_seed_findings_are_the_known_problems(monkeypatch):
+    """The issue's acceptance list, independent of how messages are worded."""
+    monkeypatch.chdir(ROOT)
+    found = {(d.code, d.span.source.rsplit("/", 1)[-1], d.span.line) for d in check(_seeds())}
+    language = {f for f in found if f[0] == "L020"}
+    assert language == {
+        ("L020", "fsdp-yo.txt", 39), ("L020", "fsdp-yo.txt", 44),
+        ("L020", "zero-id.txt", 39), ("L020", "zero-id.txt", 44),
+        ("L020", "data-parallel-vi.txt", 44),
+    }
+    assert ("L010", "fsdp-yo.txt", 24) in found
+    assert {f[1] for f in found if f[0] == "L030"} == {"fsdp-yo.txt", "zero-id.txt", "data-parallel-vi.txt"}
+
+
+def test_vietnamese_finding_names_the_english_option(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    [finding] = [d for d in check(_seeds()) if d.code == "L020" and "vi" in d.span.source]
+    assert finding.message.startswith("option d of question 8 is in English")
+
+
+def test_quiz_header_switches_a_rule_off():
+    text = "---\nlint: -L010\n---\nQuiz\n\n1. A _X_PROTECTED_1__?\n   *• x\n   • y\n"
+    quiz = reader("text").read(text, source="q.txt")
+    assert quiz.lint_ignore == ("L010",)
+    assert check([quiz]) == []
+    assert [d.code for d in check([reader("text").read(text.replace("lint: -L010\n", ""), source="q.txt")])] == ["L010"]
+
+
+def test_run_ignore_switches_rules_off(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    codes = {d.code for d in check(_seeds(), ignore=["L020", "L030"])}
+    assert codes == {"L010", "L032"}
+
+
+def test_unknown_run_ignore_is_refused():
+    with pytest.raises(ValueError, match="L999"):
+        check([], ignore=["L999"])
+
+
+def test_batch_rule_respects_the_quiz_that_switched_it_off():
+    base = "Quiz\n\n1. What does the optimizer keep between steps?\n   *• Its state\n   • Nothing\n"
+    first = reader("text").read(base, source="a.txt")
+    second = reader("text").read("---\nlint: -L040\n---\n" + base, source="b.txt")
+    assert check([first, second]) == []
+    assert [(d.code, d.span.source) for d in check([second, first])] == [("L040", "a.txt")]
+
+
+def test_quiz_without_positions_points_at_its_source():
+    quiz = lmsexport.read(ROOT / "quizzes" / "fsdp-yo.txt")
+    from_json = reader("json").read(lmsexport.write(quiz, "json").files["fsdp-yo.json"], source="x.json")
+    spans = {str(d.span) for d in check([from_json], sources=["x.json"])}
+    assert spans == {"x.json"}
+    assert {str(d.span) for d in check([from_json])} == {"fsdp-yo"}
+
+
+def test_language_model_is_loaded_only_when_needed():
+    code = (
+        "import sys, lmsexport; from lmsexport.check import check; "
+        "quizzes = [lmsexport.read('quizzes/fsdp-yo.txt')]; check(quizzes, ignore=['L020']); "
+        "print('numpy' in sys.modules, 'py3langid' in sys.modules); check(quizzes); "
+        "print('py3langid' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.split() == ["False", "False", "True"], out.stderr
+
+
+DOCS = ROOT / "docs" / "lint.md"
+EXAMPLE = re.compile(r"<!-- example (?P<code>L\d{3}) -->\n```(?P<kind>text|json)\n(?P<source>.*?)```", re.DOTALL)
+
+
+def test_docs_have_an_example_for_every_rule():
+    examples = [m["code"] for m in EXAMPLE.finditer(DOCS.read_text(encoding="utf-8"))]
+    assert examples == [rule.code for rule in RULES], "docs/lint.md: one <!-- example Lnnn --> per rule, in order"
+
+
+@pytest.mark.parametrize("example", list(EXAMPLE.finditer(DOCS.read_text(encoding="utf-8"))), ids=lambda m: m["code"])
+def test_docs_example_triggers_its_rule(example):
+    name = "example.json" if example["kind"] == "json" else "example.txt"
+    quiz = reader("json" if example["kind"] == "json" else "text").read(example["source"], source=name)
+    assert {d.code for d in check([quiz])} == {example["code"]}, f"docs/lint.md: the {example['code']} example"
+
+
+def test_docs_table_lists_every_rule():
+    text = DOCS.read_text(encoding="utf-8")
+    for rule in RULES:
+        assert f"| {rule.code} | {rule.name} | {rule.severity.value} |" in text
+        assert f"#### {rule.code} {rule.name} ({rule.severity.value})" in text

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from . import __version__, registry
+from .diagnostics import SourceError
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
@@ -56,99 +57,148 @@ def main(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _format_names(ctx, param, values: tuple[str, ...]) -> list[str]:
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    try:
+        return registry.expand_formats(names)
+    except registry.UnknownFormat as exc:
+        raise click.BadParameter(f"{exc} (see lmsexport formats)") from None
 
 
-def _formats(ctx, param, value: str) -> list[str]:
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    for name in names:
-        if name not in registry.WRITERS:
-            raise click.BadParameter(
-                f"unknown format {name!r}; choose from {', '.join(registry.WRITERS)} "
-                "(see lmsexport formats)"
-            )
-    return list(dict.fromkeys(names))
+def _load_config(path: Path | None):
+    from . import config
+
+    path = path or Path(config.FILE_NAME)
+    if not path.is_file():
+        return config.Config()
+    try:
+        return config.load(path)
+    except SourceError as exc:
+        _echo_diagnostics(exc.diagnostics)
+        sys.exit(1)
+
+
+class _Progress:
+    """Per-source lines when not on a terminal (or with -v); a progress bar on one."""
+
+    def __init__(self, total: int, quiet: bool, verbose: bool):
+        self.bar = None
+        self.lines = not quiet and (verbose or not sys.stderr.isatty())
+        self.verbose = verbose
+        if not quiet and not self.lines and total > 1:
+            self.bar = click.progressbar(length=total, label="building", file=sys.stderr)
+            self.bar.__enter__()
+
+    def __call__(self, result) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+        _echo_diagnostics(result.diagnostics)
+        if not self.lines or result.failed:
+            return
+        if result.skipped:
+            click.echo(f"up to date {result.source}")
+            return
+        timing = f" in {result.seconds:.2f} s" if self.verbose else ""
+        targets = ", ".join(target.as_posix() for target in result.outputs)
+        click.echo(f"built {result.source} -> {targets}{timing}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "-f",
-    "--format",
-    "format_",
-    required=True,
-    metavar="FORMAT",
-    callback=_formats,
-    help="Output format, or a comma-separated list (see `lmsexport formats`).",
-)
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("dist"),
-    show_default=True,
-    help="Folder the packages are written to.",
-)
-def build(paths: tuple[Path, ...], format_: list[str], out: Path) -> None:
+@click.option("-f", "--format", "formats", multiple=True, metavar="FORMAT", callback=_format_names,
+              help="qti, moodle, scorm12, scorm2004, json, or all; repeat or use a comma list. "
+                   "Default: `formats` in lmsexport.toml.")
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder the packages are written to.  [default: `out` in lmsexport.toml, else dist]")
+@click.option("-j", "--jobs", type=click.IntRange(min=1),
+              help="Sources built in parallel.  [default: the number of cores]")
+@click.option("--force", is_flag=True, help="Rebuild sources whose packages are up to date.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first source with errors.")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a JSON account of the run (per source: outputs, hashes, warnings, errors, timings).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Settings file.  [default: ./lmsexport.toml if there is one]")
+@click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
+@click.option("-v", "--verbose", is_flag=True, help="Print every package written, with timings.")
+def build(paths, formats, out, jobs, force, fail_fast, report, config_path, quiet, verbose) -> None:
     """Build packages from quiz files and folders of them.
 
     Folders are searched for sources (.txt, .quiz, .json). Each quiz becomes
     OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
     A source with errors is reported with file, line and a hint, and nothing is
-    written for it; the other sources are still built.
+    written for it; the other sources are still built (exit status 1). Sources
+    whose text, settings and lmsexport version are unchanged since the last build
+    into OUT are not rebuilt (see --force).
     """
-    from .pipeline import OutputInvalid, build as run_build, find_sources
+    import os
 
+    from .pipeline import Build, BuildSettings, OutputInvalid, find_sources
+    from .report import summary, to_json
+
+    settings_file = _load_config(config_path)
+    formats = formats or list(settings_file.formats)
+    if not formats:
+        raise click.UsageError("choose an output format with --format (see lmsexport formats)")
     try:
-        find_sources(list(paths))
-    except FileNotFoundError as exc:
+        formats = registry.expand_formats(formats)
+        sources = find_sources(list(paths))
+    except (registry.UnknownFormat, FileNotFoundError) as exc:
         raise click.UsageError(str(exc)) from None
+    settings = BuildSettings(
+        formats=tuple(formats),
+        out_dir=out or settings_file.out or Path("dist"),
+        jobs=jobs or settings_file.jobs or os.cpu_count() or 1,
+        force=force,
+        fail_fast=fail_fast,
+        defaults=settings_file.defaults,
+    )
     started = time.perf_counter()
-    counts = {"quizzes": 0, "questions": 0, "written": 0, "failed": 0}
+    progress = _Progress(len(sources), quiet, verbose)
     try:
-        for result in run_build(list(paths), format_, out):
-            _echo_diagnostics(result.diagnostics)
-            if result.failed:
-                counts["failed"] += 1
-                continue
-            counts["quizzes"] += 1
-            counts["questions"] += len(result.quiz.questions)
-            for target in result.written:
-                counts["written"] += 1
-                click.echo(f"wrote {target.as_posix()}")
+        results = Build(settings).run(list(paths), on_made=progress)
     except OutputInvalid as exc:
+        progress.close()
         _echo_diagnostics(exc.diagnostics)
         click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
         sys.exit(EXIT_INVALID_OUTPUT)
+    progress.close()
     seconds = time.perf_counter() - started
-    summary = (
-        f"{counts['quizzes']} built, {counts['failed']} failed: {_plural(counts['questions'], 'question')}, "
-        f"{_plural(counts['written'], 'file')} written in {seconds:.2f} s"
-    )
-    click.echo(summary, err=True)
-    if counts["failed"]:
+    if report:
+        from .package import write_atomic
+
+        write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+    if not quiet:
+        click.echo(summary(results, seconds), err=True)
+    if any(result.failed for result in results):
         sys.exit(1)
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def validate(files: tuple[Path, ...]) -> None:
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Files checked in parallel.  [default: the number of cores]")
+@click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
+def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     """Check packages and files against the official schemas.
 
     Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
-    and lmsexport model JSON, written by lmsexport or by any other tool.
+    and lmsexport model JSON, written by lmsexport or by any other tool; folders
+    are searched for .zip, .xml and .json files.
     """
-    from .validation import validate_bytes
+    import os
+
+    from .pipeline import validate_paths
 
     failed = 0
-    for path in files:
-        findings = validate_bytes(path.read_bytes(), source=path.as_posix())
+    for path, findings in validate_paths(list(paths), jobs or os.cpu_count() or 1):
         if findings:
             failed += 1
             _echo_diagnostics(findings)
             click.echo(f"invalid: {path.as_posix()} ({len(findings)} problem(s))")
-        else:
+        elif not quiet:
             click.echo(f"valid: {path.as_posix()}")
     if failed:
         sys.exit(1)

@@ -36,6 +36,10 @@ Flavours of one format share a module (pandoc's epub2/epub3): the flavour reache
 the writer as `WriteOptions.flavour`."""
 
 
+ALL = ("qti", "moodle", "scorm12", "scorm2004")
+"""What `--format all` builds: every LMS format (not the JSON model)."""
+
+
 class UnknownFormat(LookupError):
     """No reader or writer by that name or for that file."""
 
@@ -61,3 +65,14 @@ def reader_for(path: str | Path) -> ModuleType:
         known = ", ".join(sorted(READER_EXTENSIONS))
         raise UnknownFormat(f"{path}: no reader for {suffix or 'files without a suffix'} (known: {known})")
     return reader(READER_EXTENSIONS[suffix])
+
+
+def expand_formats(names: list[str]) -> list[str]:
+    """Writer names from `--format` values (`all`, comma lists), in order, each once."""
+    expanded = []
+    for name in names:
+        expanded += ALL if name == "all" else [name]
+    for name in expanded:
+        if name not in WRITERS:
+            raise UnknownFormat(f"unknown format {name!r}; choose from {', '.join([*WRITERS, 'all'])}")
+    return list(dict.fromkeys(expanded))

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from . import __version__, registry
+from .diagnostics import SourceError
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
@@ -56,126 +57,25 @@ def main(ctx: click.Context, debug: bool) -> None:
     ctx.obj = {"debug": debug}
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def _formats(ctx, param, value: str) -> list[str]:
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    for name in names:
-        if name not in registry.WRITERS:
-            raise click.BadParameter(
-                f"unknown format {name!r}; choose from {', '.join(registry.WRITERS)} "
-                "(see lmsexport formats)"
-            )
-    return list(dict.fromkeys(names))
-
-
-@main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "-f",
-    "--format",
-    "format_",
-    required=True,
-    metavar="FORMAT",
-    callback=_formats,
-    help="Output format, or a comma-separated list (see `lmsexport formats`).",
-)
-@click.option(
-    "-o",
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("dist"),
-    show_default=True,
-    help="Folder the packages are written to.",
-)
-@click.option(
-    "--bank",
-    metavar="NAME",
-    help="With --format moodle: one question bank OUT/NAME.moodle.xml holding every quiz, a category each.",
-)
-def build(paths: tuple[Path, ...], format_: list[str], out: Path, bank: str | None) -> None:
-    """Build packages from quiz files and folders of them.
-
-    Folders are searched for sources (.txt, .quiz, .json, .xml). Each quiz becomes
-    OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
-    A source with errors is reported with file, line and a hint, and nothing is
-    written for it; the other sources are still built. With --bank, nothing is
-    written unless every source is read.
-    """
-    from .model import is_identifier
-    from .pipeline import OutputInvalid, build as run_build, build_bank, find_sources
-
-    if bank is not None and format_ != ["moodle"]:
-        raise click.UsageError("--bank writes one Moodle question bank: use it with --format moodle alone")
-    if bank is not None and not is_identifier(bank):
-        raise click.BadParameter("it names the file: use ASCII letters, digits, - _ and ., starting with a letter",
-                                 param_hint="'--bank'")
+def _format_names(ctx, param, values: tuple[str, ...]) -> list[str]:
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
     try:
-        find_sources(list(paths))
-    except FileNotFoundError as exc:
-        raise click.UsageError(str(exc)) from None
-    started = time.perf_counter()
-    counts = {"quizzes": 0, "questions": 0, "written": 0, "failed": 0}
-    results = run_build(list(paths), format_, out) if bank is None else build_bank(list(paths), bank, out)
+        return registry.expand_formats(names)
+    except registry.UnknownFormat as exc:
+        raise click.BadParameter(f"{exc} (see lmsexport formats)") from None
+
+
+def _load_config(path: Path | None):
+    from . import config
+
+    path = path or Path(config.FILE_NAME)
+    if not path.is_file():
+        return config.Config()
     try:
-        for result in results:
-            _echo_diagnostics(result.diagnostics)
-            if result.failed:
-                counts["failed"] += 1
-                continue
-            counts["quizzes"] += 1
-            counts["questions"] += len(result.quiz.questions)
-            for target in result.written:
-                counts["written"] += 1
-                click.echo(f"wrote {target.as_posix()}")
-    except OutputInvalid as exc:
+        return config.load(path)
+    except SourceError as exc:
         _echo_diagnostics(exc.diagnostics)
-        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
-        sys.exit(EXIT_INVALID_OUTPUT)
-    seconds = time.perf_counter() - started
-    summary = (
-        f"{counts['quizzes']} built, {counts['failed']} failed: {_plural(counts['questions'], 'question')}, "
-        f"{_plural(counts['written'], 'file')} written in {seconds:.2f} s"
-    )
-    click.echo(summary, err=True)
-    if counts["failed"]:
         sys.exit(1)
-
-
-@main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def validate(files: tuple[Path, ...]) -> None:
-    """Check packages and files against the official schemas.
-
-    Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
-    and lmsexport model JSON, written by lmsexport or by any other tool.
-    """
-    from .validation import validate_bytes
-
-    failed = 0
-    for path in files:
-        findings = validate_bytes(path.read_bytes(), source=path.as_posix())
-        if findings:
-            failed += 1
-            _echo_diagnostics(findings)
-            click.echo(f"invalid: {path.as_posix()} ({len(findings)} problem(s))")
-        else:
-            click.echo(f"valid: {path.as_posix()}")
-    if failed:
-        sys.exit(1)
-
-
-@main.command()
-def formats() -> None:
-    """List the output formats (for --format) and the source formats read."""
-    click.echo("Output formats:")
-    for name, (_, _, description) in registry.WRITERS.items():
-        click.echo(f"  {name:<10} {description}")
-    click.echo("Source files read:")
-    for suffix, name in registry.READER_EXTENSIONS.items():
-        click.echo(f"  {suffix:<10} {name}")
 
 
 def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
@@ -188,6 +88,173 @@ def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
             f"no lint rule {', '.join(unknown)}; the rules are {', '.join(BY_CODE)} (see docs/lint.md)"
         )
     return codes
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class _Progress:
+    """A progress bar on a terminal while sources are made (not with -q or -v)."""
+
+    def __init__(self, total: int, quiet: bool, verbose: bool):
+        self.bar = None
+        if not quiet and not verbose and sys.stderr.isatty() and total > 1:
+            self.bar = click.progressbar(length=total, label="building", file=sys.stderr)
+            self.bar.__enter__()
+
+    def __call__(self, result) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _echo_result(result, verbose: bool) -> None:
+    """What happened to one source: its problems, then one line (not for failures)."""
+    _echo_diagnostics(result.diagnostics)
+    if result.failed:
+        return
+    if result.skipped:
+        click.echo(f"up to date {result.source}")
+        return
+    timing = f" in {result.seconds:.2f} s" if verbose else ""
+    click.echo(f"built {result.source} -> {', '.join(t.as_posix() for t in result.written)}{timing}")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-f", "--format", "formats", multiple=True, metavar="FORMAT", callback=_format_names,
+              help="qti, moodle, scorm12, scorm2004, json, or all; repeat or use a comma list. "
+                   "Default: `formats` in lmsexport.toml.")
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder the packages are written to.  [default: `out` in lmsexport.toml, else dist]")
+@click.option("-j", "--jobs", type=click.IntRange(min=1),
+              help="Sources built in parallel.  [default: the number of cores]")
+@click.option("--force", is_flag=True, help="Rebuild sources whose packages are up to date.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first source with errors.")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a JSON account of the run (per source: outputs, hashes, warnings, errors, timings).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Settings file.  [default: ./lmsexport.toml if there is one]")
+@click.option("--strict", is_flag=True, help="Warnings (lint findings included) fail a source: nothing is written for it.")
+@click.option("--ignore", multiple=True, metavar="CODES", callback=_rule_codes,
+              help="Lint rules to switch off for this run, comma-separated (L012,L031).")
+@click.option("--no-lint", is_flag=True, help="Do not run lmsexport lint's checks.")
+@click.option("--bank", metavar="NAME",
+              help="With --format moodle: one question bank OUT/NAME.moodle.xml holding every quiz, a category each.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
+@click.option("-v", "--verbose", is_flag=True, help="Print every package written, with timings.")
+def build(paths, formats, out, jobs, force, fail_fast, report, config_path, strict, ignore, no_lint, bank,
+          quiet, verbose) -> None:
+    """Build packages from quiz files and folders of them.
+
+    Folders are searched for sources (.txt, .quiz, .json). Each quiz becomes
+    OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
+    A source with errors is reported with file, line and a hint, and nothing is
+    written for it; the other sources are still built (exit status 1). Sources
+    whose text, settings and lmsexport version are unchanged since the last build
+    into OUT are not rebuilt (see --force). With --bank, nothing is written
+    unless every source is read.
+    """
+    import os
+
+    from .model import is_identifier
+    from .pipeline import Build, BuildSettings, OutputInvalid, find_sources
+    from .report import summary, to_json
+
+    settings_file = _load_config(config_path)
+    formats = formats or list(settings_file.formats)
+    if not formats:
+        raise click.UsageError("choose an output format with --format (see lmsexport formats)")
+    try:
+        formats = registry.expand_formats(formats)
+        sources = find_sources(list(paths))
+    except (registry.UnknownFormat, FileNotFoundError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if bank is not None and formats != ["moodle"]:
+        raise click.UsageError("--bank writes one Moodle question bank: use it with --format moodle alone")
+    if bank is not None and not is_identifier(bank):
+        raise click.BadParameter("it names the file: use ASCII letters, digits, - _ and ., starting with a letter",
+                                 param_hint="'--bank'")
+    settings = BuildSettings(
+        formats=tuple(formats),
+        out_dir=out or settings_file.out or Path("dist"),
+        jobs=jobs or settings_file.jobs or os.cpu_count() or 1,
+        force=force,
+        fail_fast=fail_fast,
+        defaults=settings_file.defaults,
+        bank=bank,
+        lint=not no_lint,
+        lint_ignore=tuple(ignore),
+        strict=strict,
+    )
+    started = time.perf_counter()
+    progress = _Progress(len(sources), quiet, verbose)
+    try:
+        results = Build(settings).run(list(paths), on_made=progress)
+    except OutputInvalid as exc:
+        progress.close()
+        _echo_diagnostics(exc.diagnostics)
+        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
+        sys.exit(EXIT_INVALID_OUTPUT)
+    progress.close()
+    if not quiet or any(result.diagnostics for result in results):
+        for result in results:
+            if quiet:
+                _echo_diagnostics(result.diagnostics)
+            else:
+                _echo_result(result, verbose)
+    seconds = time.perf_counter() - started
+    if report:
+        from .package import write_atomic
+
+        write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+    if not quiet:
+        click.echo(summary(results, seconds), err=True)
+    if any(result.failed for result in results):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Files checked in parallel.  [default: the number of cores]")
+@click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
+def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
+    """Check packages and files against the official schemas.
+
+    Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
+    and lmsexport model JSON, written by lmsexport or by any other tool; folders
+    are searched for .zip, .xml and .json files.
+    """
+    import os
+
+    from .pipeline import validate_paths
+
+    failed = 0
+    for path, findings in validate_paths(list(paths), jobs or os.cpu_count() or 1):
+        if findings:
+            failed += 1
+            _echo_diagnostics(findings)
+            click.echo(f"invalid: {path.as_posix()} ({len(findings)} problem(s))")
+        elif not quiet:
+            click.echo(f"valid: {path.as_posix()}")
+    if failed:
+        sys.exit(1)
+
+
+@main.command()
+def formats() -> None:
+    """List the output formats (for --format) and the source formats read."""
+    click.echo("Output formats:")
+    for name, (_, _, description) in registry.WRITERS.items():
+        click.echo(f"  {name:<10} {description}")
+    click.echo(f"  {'all':<10} {', '.join(registry.ALL)}")
+    click.echo("Source files read:")
+    for suffix, name in registry.READER_EXTENSIONS.items():
+        click.echo(f"  {suffix:<10} {name}")
 
 
 @main.command()

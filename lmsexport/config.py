@@ -20,7 +20,6 @@ the command line win over the file. Unknown keys are errors, as in quiz headers.
 from __future__ import annotations
 
 import difflib
-import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,7 +83,7 @@ def load(path: Path) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise SourceError([_problem(path, f"not valid TOML: {exc}")]) from None
     problems: list[Diagnostic] = [_unknown(path, key, RUN_KEYS) for key in data if key not in RUN_KEYS]
-    formats = data.get("formats", ())
+    formats = data.get("formats", [])
     if isinstance(formats, str):
         formats = [formats]
     if not isinstance(formats, list) or not all(isinstance(f, str) for f in formats):
@@ -108,7 +107,6 @@ def load(path: Path) -> Config:
     )
 
 
-@functools.lru_cache(maxsize=256)
 def nearest(folder: Path) -> Config:
     """The lmsexport.toml that applies to sources in `folder`: there or in a folder above."""
     for candidate in (folder, *folder.parents):

@@ -58,6 +58,12 @@ class Diagnostic:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Diagnostic:
+        span = SourceSpan(data["source"], data.get("line", 0), data.get("column", 0))
+        severity = Severity(data.get("severity", "error"))
+        return cls(data["code"], data["message"], span, data.get("hint", ""), severity)
+
     def as_dict(self) -> dict:
         return {
             "code": self.code,

@@ -1,22 +1,30 @@
 """Build packages from sources: read, write, validate, and only then put on disk.
 
-The library side of `lmsexport build`; it never prints. Each source is read into
-the model, written in every requested format, every file of every package is
-validated, and only when all of that passed are the packages written, atomically.
-A bad source yields its diagnostics and writes nothing; the other sources still build.
+The library side of `lmsexport build`; it never prints. For each source: read it
+into the model, write every requested format in memory, validate every file of
+every package, and only when all of that passed write the packages, atomically.
+Sources are independent, so they are built in parallel worker processes; the
+parent alone touches the output folder (so two sources can never race for one
+file) and keeps the incremental state. A bad source yields its diagnostics and
+writes nothing; the other sources still build unless `fail_fast` is set.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-from dataclasses import dataclass, field
+import sys
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
-from . import registry
-from .diagnostics import Diagnostic, SourceError, SourceSpan
+from . import config, registry
+from .diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .model import Quiz
-from .package import Package, write_atomic
+from .package import write_atomic
+from .state import BuildState, content_hash, fingerprint
 from .validation import validate_files
 
 
@@ -28,6 +36,28 @@ class OutputInvalid(RuntimeError):
         super().__init__("\n".join(d.render() for d in diagnostics))
 
 
+@dataclass(frozen=True)
+class BuildSettings:
+    """What to build and how; everything that is not a source path."""
+
+    formats: tuple[str, ...]
+    out_dir: Path
+    jobs: int = 1
+    force: bool = False
+    """Rebuild sources whose output is up to date."""
+    fail_fast: bool = False
+    """Stop at the first source that fails."""
+    defaults: dict = field(default_factory=dict)
+    """Header defaults for sources with no lmsexport.toml of their own (from --config)."""
+    bank: str | None = None
+    """Write every quiz into one Moodle question bank `<out>/<bank>.moodle.xml` instead."""
+    lint: bool = True
+    """Run lint's checks on the quizzes built (findings are warnings)."""
+    lint_ignore: tuple[str, ...] = ()
+    strict: bool = False
+    """Warnings are errors: a source with any gets nothing written."""
+
+
 @dataclass
 class SourceResult:
     """What happened to one source file."""
@@ -35,15 +65,25 @@ class SourceResult:
     source: str
     quiz: Quiz | None = None
     written: list[Path] = field(default_factory=list)
+    skipped: bool = False
+    """Up to date: nothing was rebuilt."""
+    questions: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    outputs: dict[Path, bytes] = field(default_factory=dict, repr=False)
+    """Packages made in memory, path -> bytes, not yet on disk."""
+    seconds: float = 0.0
 
     @property
     def failed(self) -> bool:
-        return any(d.severity == "error" for d in self.diagnostics)
+        return any(d.severity == Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == Severity.WARNING]
 
 
-def find_sources(paths: list[Path]) -> list[Path]:
-    """Source files named directly, plus those with a known suffix under named folders."""
+def find_files(paths: list[Path], suffixes) -> list[Path]:
+    """Files named directly, plus those with one of `suffixes` under named folders (not hidden)."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -52,7 +92,7 @@ def find_sources(paths: list[Path]) -> list[Path]:
                 found += sorted(
                     Path(folder, name)
                     for name in files
-                    if not name.startswith(".") and Path(name).suffix.lower() in registry.READER_EXTENSIONS
+                    if not name.startswith(".") and Path(name).suffix.lower() in suffixes
                 )
         elif path.exists():
             found.append(path)
@@ -61,86 +101,177 @@ def find_sources(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def read_source(path: Path) -> Quiz:
-    """Read one file into the model; OS and encoding problems become SourceErrors."""
-    source = path.as_posix()
+def find_sources(paths: list[Path]) -> list[Path]:
+    """Quiz sources: files named directly, plus known source suffixes under folders."""
+    return find_files(paths, registry.READER_EXTENSIONS)
+
+
+def _validate_path(path: Path) -> list[Diagnostic]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise SourceError([Diagnostic("E001", f"cannot read the file: {reason}", SourceSpan(source))]) from None
-    return registry.reader_for(path).read(data, source=source)
+        return _unreadable(path.as_posix(), exc).diagnostics
+    from .validation import validate_bytes
+
+    return validate_bytes(data, source=path.as_posix())
 
 
-def output_path(out_dir: Path, quiz: Quiz, format_name: str, package: Package, grouped: bool) -> Path:
+def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, list[Diagnostic]]]:
+    """Validate packages and XML/JSON files (folders searched), in parallel, in path order."""
+    files = find_files(paths, (".zip", ".xml", ".json"))
+    executor = _executor(jobs, len(files))
+    if executor is None:
+        yield from ((path, _validate_path(path)) for path in files)
+        return
+    with executor:
+        yield from zip(files, executor.map(_validate_path, files))
+
+
+def _unreadable(source: str, exc: OSError) -> SourceError:
+    reason = exc.strerror or str(exc)
+    return SourceError([Diagnostic("E001", f"cannot read the file: {reason}", SourceSpan(source))])
+
+
+def read_source(path: Path, data: bytes | None = None, defaults: dict | None = None) -> Quiz:
+    """Read one file into the model; OS and encoding problems become SourceErrors."""
+    source = path.as_posix()
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise _unreadable(source, exc) from None
+    reader = registry.reader_for(path)
+    if defaults and getattr(reader, "HEADER_DEFAULTS", False):
+        return reader.read(data, source=source, defaults=defaults)
+    return reader.read(data, source=source)
+
+
+def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, grouped: bool) -> Path:
     """`out/<quiz><ext>`, or `out/<format>/<quiz><ext>` when several formats are built."""
     folder = out_dir / format_name if grouped else out_dir
-    return folder / f"{quiz.id}{package.extension}"
+    return folder / f"{quiz.id}{extension}"
 
 
-def build(paths: list[Path], formats: list[str], out_dir: Path) -> Iterator[SourceResult]:
-    """Build every source under `paths` in every format; yields one result per source."""
-    writers = {name: registry.writer(name) for name in formats}
-    claimed: dict[Path, str] = {}
-    for path in find_sources(paths):
-        result = SourceResult(path.as_posix())
-        try:
-            result.quiz = read_source(path)
-        except SourceError as exc:
-            result.diagnostics += exc.diagnostics
-            yield result
-            continue
-        except registry.UnknownFormat as exc:
-            result.diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(result.source)))
-            yield result
-            continue
-        planned = []
-        for name, (module, options) in writers.items():
+def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> SourceResult:
+    """Read, write and validate one source, in memory (runs in a worker process)."""
+    started = time.perf_counter()
+    result = SourceResult(path.as_posix())
+    try:
+        result.quiz = read_source(path, data, defaults)
+    except SourceError as exc:
+        result.diagnostics += exc.diagnostics
+    except registry.UnknownFormat as exc:
+        result.diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(result.source)))
+    if result.quiz is not None:
+        result.questions = len(result.quiz.questions)
+        grouped = len(settings.formats) > 1
+        for name in settings.formats:
+            module, options = registry.writer(name)
             package = module.write(result.quiz, options)
             result.diagnostics += package.warnings
-            target = output_path(out_dir, result.quiz, name, package, len(writers) > 1)
+            target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
             findings = validate_files(package.files, source=target.as_posix())
             if findings:
                 raise OutputInvalid(findings)
-            planned.append((target, package))
-        for target, _ in planned:
-            owner = claimed.setdefault(target, result.source)
-            if owner != result.source:
-                result.diagnostics.append(
-                    Diagnostic(
-                        "E003",
-                        f"quiz id {result.quiz.id!r} is also the id of {owner}; both would write {target}",
-                        SourceSpan(result.source),
-                        "give one of them its own id in its header (id: ...)",
-                    )
-                )
-        if not result.failed:
-            for target, package in planned:
-                write_atomic(target, package.to_bytes())
-                result.written.append(target)
-        yield result
+            result.outputs[target] = package.to_bytes()
+    result.seconds = time.perf_counter() - started
+    return result
 
 
-def build_bank(paths: list[Path], name: str, out_dir: Path) -> Iterator[SourceResult]:
-    """Build every source under `paths` into one Moodle question bank, `out/<name>.moodle.xml`.
-
-    Every source is read first; the bank (a category per quiz) is written only if all of
-    them were, since a bank missing a quiz would silently replace a complete one.
-    """
-    module, options = registry.writer("moodle")
-    results = [_read_result(path) for path in find_sources(paths)]
-    owners: dict[str, str] = {}
-    for result in (r for r in results if r.quiz is not None):
-        owner = owners.setdefault(result.quiz.id, result.source)
+def _claim(result: SourceResult, claimed: dict[Path, str]) -> None:
+    """Two sources that would write the same package: the later one fails."""
+    for target in (*result.outputs, *(result.written if result.skipped else ())):
+        owner = claimed.setdefault(target, result.source)
         if owner != result.source:
             result.diagnostics.append(
-                Diagnostic("E003", f"quiz id {result.quiz.id!r} is also the id of {owner}; both would go into "
-                           f"the bank {name!r}", SourceSpan(result.source),
-                           "give one of them its own id in its header (id: ...)")
+                Diagnostic(
+                    "E003",
+                    f"{target.name} would be written by {owner} and by this source (same quiz id)",
+                    SourceSpan(result.source),
+                    "give one of them its own id in its header (id: ...)",
+                )
             )
-    if results and not any(result.failed for result in results):
-        package = module.write_bank([result.quiz for result in results], name, options)
-        target = out_dir / f"{name}{package.extension}"
+
+
+def _executor(jobs: int, count: int) -> Executor | None:
+    """Worker processes for several sources; forked on Linux so they share what is loaded."""
+    if jobs <= 1 or count <= 1:
+        return None
+    method = "fork" if sys.platform == "linux" else "spawn"
+    return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=multiprocessing.get_context(method))
+
+
+class Build:
+    """One run of `build`: plan, make (in parallel), check the batch, then write."""
+
+    def __init__(self, settings: BuildSettings):
+        self.settings = settings
+        self.state = BuildState(settings.out_dir)
+        self.configs: dict[Path, config.Config] = {}
+
+    def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
+        """Build every source under `paths`; `on_made` sees each source once it is made."""
+        if self.settings.bank:
+            return self._run_bank(paths, on_made)
+        results, prints, claimed = [], {}, {}
+        for result, print_ in self._make_all(find_sources(paths)):
+            results.append(result)
+            prints[result.source] = print_
+            _claim(result, claimed)
+            if on_made:
+                on_made(result)
+            if result.failed and self.settings.fail_fast:
+                break
+        self._finish(results)
+        for result in results:
+            if not result.skipped:
+                self._write(result, prints[result.source])
+        self.state.save()
+        return results
+
+    def _run_bank(self, paths: list[Path], on_made) -> list[SourceResult]:
+        """Read every source, then write one bank, only if all of them were read: a bank
+        missing a quiz would silently replace a complete one. Always rebuilt (no state)."""
+        self.settings = replace(self.settings, formats=(), force=True)
+        results = []
+        owners: dict[str, str] = {}
+        for result, _ in self._make_all(find_sources(paths)):
+            if result.quiz is not None:
+                owner = owners.setdefault(result.quiz.id, result.source)
+                if owner != result.source:
+                    result.diagnostics.append(Diagnostic(
+                        "E003", f"quiz id {result.quiz.id!r} is also the id of {owner}; both would go into the "
+                        f"bank {self.settings.bank!r}", SourceSpan(result.source),
+                        "give one of them its own id in its header (id: ...)"))
+            results.append(result)
+            if on_made:
+                on_made(result)
+        self._finish(results)
+        if results and not any(result.failed for result in results):
+            self._write_bank(results)
+        return results
+
+    def _finish(self, results: list[SourceResult]) -> None:
+        """Lint what was built (findings become warnings of their source), then apply --strict."""
+        made = [result for result in results if result.quiz is not None and not result.failed]
+        if self.settings.lint and made:
+            from .check import check
+
+            by_source = {result.source: result for result in made}
+            findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
+            for finding in findings:
+                by_source[finding.span.source].diagnostics.append(replace(finding, severity=Severity.WARNING))
+        if self.settings.strict:
+            for result in results:
+                result.diagnostics = [
+                    replace(d, severity=Severity.ERROR) if d.severity == Severity.WARNING else d
+                    for d in result.diagnostics
+                ]
+
+    def _write_bank(self, results: list[SourceResult]) -> None:
+        module, options = registry.writer("moodle")
+        package = module.write_bank([result.quiz for result in results], self.settings.bank, options)
+        target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
         findings = validate_files(package.files, source=target.as_posix())
         if findings:
             raise OutputInvalid(findings)
@@ -149,16 +280,66 @@ def build_bank(paths: list[Path], name: str, out_dir: Path) -> Iterator[SourceRe
             by_source.get(warning.span.source, results[-1]).diagnostics.append(warning)
         write_atomic(target, package.to_bytes())
         results[-1].written.append(target)
-    yield from results
+
+    def _plan(self, sources: list[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
+        """Per source: a final result (unreadable, or up to date), or the work to do."""
+        for path in sources:
+            source = path.as_posix()
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                yield SourceResult(source, diagnostics=_unreadable(source, exc).diagnostics), (path, None, None, "")
+                continue
+            try:
+                defaults = self._defaults(path.parent.resolve())
+            except SourceError as exc:
+                yield SourceResult(source, diagnostics=exc.diagnostics), (path, None, None, "")
+                continue
+            print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults})
+            fresh = None if self.settings.force else self.state.fresh(source, print_)
+            if fresh is None:
+                yield None, (path, data, defaults, print_)
+                continue
+            entry = self.state.entries[source]
+            warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", [])]
+            skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
+                                   questions=entry.get("questions", 0))
+            yield skipped, (path, data, defaults, print_)
+
+    def _defaults(self, folder: Path) -> dict:
+        """Header defaults from the lmsexport.toml that applies to `folder` (read once a run)."""
+        if folder not in self.configs:
+            self.configs[folder] = config.nearest(folder)
+        found = self.configs[folder]
+        return found.defaults if found.path else self.settings.defaults
+
+    def _make_all(self, sources: list[Path]) -> Iterator[tuple[SourceResult, str]]:
+        plan = list(self._plan(sources))
+        todo = [work for done, work in plan if done is None]
+        executor = _executor(self.settings.jobs, len(todo))
+        if executor is None:
+            made = (make(path, data, defaults, self.settings) for path, data, defaults, _ in todo)
+        else:
+            made = executor.map(make, *zip(*[(p, d, f, self.settings) for p, d, f, _ in todo]))
+        try:
+            for done, (_, _, _, print_) in plan:
+                yield (done if done is not None else next(made)), print_
+        finally:
+            if executor is not None:
+                executor.shutdown(cancel_futures=True)
+
+    def _write(self, result: SourceResult, print_: str) -> None:
+        if result.failed:
+            self.state.forget(result.source)
+            return
+        for target, data in result.outputs.items():
+            if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
+                write_atomic(target, data)  # an identical file is left alone, with its date
+            result.written.append(target)
+        self.state.record(result.source, print_, result.outputs, result.questions, result.warnings)
 
 
-def _read_result(path: Path) -> SourceResult:
-    """One source read into the model, or the diagnostics that say why it was not."""
-    result = SourceResult(path.as_posix())
-    try:
-        result.quiz = read_source(path)
-    except SourceError as exc:
-        result.diagnostics += exc.diagnostics
-    except registry.UnknownFormat as exc:
-        result.diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(result.source)))
-    return result
+def build(paths: list[Path], formats: list[str], out_dir: Path, **options) -> list[SourceResult]:
+    """Build every source under `paths` in every format into `out_dir` (see BuildSettings)."""
+    settings = BuildSettings(tuple(formats), out_dir, **options)
+    return Build(settings).run(paths)

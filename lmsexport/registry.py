@@ -31,16 +31,20 @@ READER_EXTENSIONS = {
 """File suffix -> reader name; `build` looks for these suffixes in folders."""
 
 WRITERS = {
-    "json": ("lmsexport.writers.json", "", "the lmsexport model as JSON (for tools and tests)"),
-    "moodle": ("lmsexport.writers.moodle", "", "Moodle XML question bank (.moodle.xml) for Question bank > Import"),
     "qti": ("lmsexport.writers.qti21", "", "IMS QTI 2.1 content package (.qti.zip) for Canvas, Blackboard, QTI engines"),
+    "moodle": ("lmsexport.writers.moodle", "", "Moodle XML question bank (.moodle.xml) for Question bank > Import"),
     "scorm12": ("lmsexport.writers.scorm", "1.2", "SCORM 1.2 package (.scorm12.zip) with a self-contained quiz player"),
     "scorm2004": ("lmsexport.writers.scorm", "2004", "SCORM 2004 4th edition package (.scorm2004.zip) with a self-contained quiz player"),
+    "json": ("lmsexport.writers.json", "", "the lmsexport model as JSON (for tools and tests)"),
 }
 """Writer name (the `--format` value) -> (module, flavour, one-line description).
 
 Flavours of one format share a module (pandoc's epub2/epub3): the flavour reaches
 the writer as `WriteOptions.flavour`."""
+
+
+ALL = ("qti", "moodle", "scorm12", "scorm2004")
+"""What `--format all` builds: every LMS format (not the JSON model)."""
 
 
 class UnknownFormat(LookupError):
@@ -68,3 +72,14 @@ def reader_for(path: str | Path) -> ModuleType:
         known = ", ".join(sorted(READER_EXTENSIONS))
         raise UnknownFormat(f"{path}: no reader for {suffix or 'files without a suffix'} (known: {known})")
     return reader(READER_EXTENSIONS[suffix])
+
+
+def expand_formats(names: list[str]) -> list[str]:
+    """Writer names from `--format` values (`all`, comma lists), in order, each once."""
+    expanded = []
+    for name in names:
+        expanded += ALL if name == "all" else [name]
+    for name in expanded:
+        if name not in WRITERS:
+            raise UnknownFormat(f"unknown format {name!r}; choose from {', '.join([*WRITERS, 'all'])}")
+    return list(dict.fromkeys(expanded))

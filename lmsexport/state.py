@@ -1,6 +1,6 @@
 """Incremental builds: what each source produced last time, and whether that still holds.
 
-The state lives in `<out>/.lmsexport-state.json`: per source, a fingerprint of
+The state lives in `<out>/.lmsexport-state` (JSON): per source, a fingerprint of
 everything that decides its output (the source bytes, the formats and options,
 the defaults from lmsexport.toml, the lmsexport version) and the hash of each
 package written. A source is skipped when its fingerprint is unchanged and every
@@ -16,7 +16,7 @@ from pathlib import Path
 from . import __version__
 from .package import write_atomic
 
-STATE_FILE = ".lmsexport-state.json"
+STATE_FILE = ".lmsexport-state"
 _STATE_VERSION = 1
 
 
@@ -42,6 +42,7 @@ class BuildState:
                 self.entries = data.get("sources", {})
         except (OSError, ValueError, AttributeError):
             pass  # no state, or a damaged one: everything is rebuilt and the state rewritten
+        self._saved = json.dumps(self.entries, sort_keys=True)
 
     def fresh(self, source: str, print_: str) -> list[Path] | None:
         """The outputs of `source` if they are up to date, else None."""
@@ -57,15 +58,21 @@ class BuildState:
                 return None
         return outputs
 
-    def record(self, source: str, print_: str, outputs: dict[Path, bytes]) -> None:
+    def record(self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list) -> None:
+        """Remember a build, with its warnings, which a skipped rebuild shows again."""
         self.entries[source] = {
             "fingerprint": print_,
             "outputs": {path.as_posix(): content_hash(data) for path, data in sorted(outputs.items())},
+            "questions": questions,
+            "warnings": [warning.as_dict() for warning in warnings],
         }
 
     def forget(self, source: str) -> None:
         self.entries.pop(source, None)
 
     def save(self) -> None:
+        """Write the state if it changed (a run that wrote nothing creates no folder)."""
+        if json.dumps(self.entries, sort_keys=True) == self._saved:
+            return
         document = {"version": _STATE_VERSION, "sources": dict(sorted(self.entries.items()))}
         write_atomic(self.path, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))

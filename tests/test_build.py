@@ -32,9 +32,9 @@ def test_bad_source_exits_1_and_writes_nothing(source, tmp_path):
 def test_bundled_quizzes_build_to_three_models(tmp_path):
     result = _build(str(ROOT / "quizzes"), "--format", "json", "--out", str(tmp_path))
     assert result.exit_code == 0, result.stderr
-    written = sorted(p.name for p in tmp_path.iterdir())
+    written = sorted(p.name for p in tmp_path.glob("[!.]*.json"))
     assert written == ["data-parallel-vi.json", "fsdp-yo.json", "zero-id.json"]
-    for path in tmp_path.iterdir():
+    for path in tmp_path.glob("[!.]*.json"):
         quiz = lmsexport.read(path)
         assert len(quiz.questions) == 8
         assert ["".join(c.id for c in q.correct_choices) for q in quiz.questions] == list("abcdabcd")
@@ -43,8 +43,8 @@ def test_bundled_quizzes_build_to_three_models(tmp_path):
 def test_building_twice_gives_identical_bytes(tmp_path):
     for run in ("one", "two"):
         assert _build(str(ROOT / "quizzes"), "-f", "json", "-o", str(tmp_path / run)).exit_code == 0
-    one = {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
-    two = {p.name: p.read_bytes() for p in (tmp_path / "two").iterdir()}
+    one = {p.name: p.read_bytes() for p in (tmp_path / "one").glob("[!.]*.json")}
+    two = {p.name: p.read_bytes() for p in (tmp_path / "two").glob("[!.]*.json")}
     assert one == two and len(one) == 3
 
 
@@ -56,7 +56,7 @@ def test_a_failed_source_keeps_the_previous_output(tmp_path):
     source.write_text("Quiz\n\n1. A?\n   • x\n   • y\n", encoding="utf-8")
     assert _build(str(source), "-f", "json", "-o", str(tmp_path / "out")).exit_code == 1
     assert (tmp_path / "out" / "quiz.json").read_bytes() == before
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["quiz.json"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".lmsexport-state", "quiz.json"]
 
 
 def test_two_sources_with_one_id_are_refused(tmp_path):
@@ -65,7 +65,7 @@ def test_two_sources_with_one_id_are_refused(tmp_path):
         (tmp_path / folder / "quiz.txt").write_text("Quiz\n\n1. A?\n   *• x\n   • y\n", encoding="utf-8")
     result = _build(str(tmp_path / "a"), str(tmp_path / "b"), "-f", "json", "-o", str(tmp_path / "out"))
     assert result.exit_code == 1
-    assert "is also the id of" in result.stderr and "[E003]" in result.stderr
+    assert "quiz.json would be written by" in result.stderr and "[E003]" in result.stderr
 
 
 def test_folders_are_searched_for_sources_only(tmp_path):
@@ -76,7 +76,7 @@ def test_folders_are_searched_for_sources_only(tmp_path):
     (tmp_path / "sub" / "q.txt").write_text("Quiz\n\n1. A?\n   *• x\n   • y\n", encoding="utf-8")
     result = _build(str(tmp_path), "-f", "json", "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.stderr
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["q.json"]
+    assert [p.name for p in (tmp_path / "out").glob("[!.]*.json")] == ["q.json"]
 
 
 def test_unreadable_source_is_a_located_error(tmp_path):

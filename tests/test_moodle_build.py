@@ -7,7 +7,7 @@ from click.testing import CliRunner
 import lmsexport
 from conftest import ROOT
 from lmsexport.cli import main
-from lmsexport.pipeline import build_bank
+from lmsexport.pipeline import build
 
 QUIZZES = ROOT / "quizzes"
 GOOD = "Quiz {n}\n\n1. A?\n   *• x\n   • y\n"
@@ -57,7 +57,7 @@ def test_bank_warnings_go_to_the_source_they_are_about(tmp_path):
     (tmp_path / "a.txt").write_text(GOOD.format(n="a"), encoding="utf-8")
     options = "".join(f"   - [x] right {i}\n" for i in range(11)) + "   - [ ] wrong\n"
     (tmp_path / "b.txt").write_text(f"Quiz b\n\n1. Pick?\n{options}", encoding="utf-8")
-    results = list(build_bank([tmp_path], "bank", tmp_path / "out"))
+    results = build([tmp_path], ["moodle"], tmp_path / "out", bank="bank", lint=False)
     assert [[d.code for d in r.diagnostics] for r in results] == [[], ["W651"]]
     assert results[1].diagnostics[0].span.source == (tmp_path / "b.txt").as_posix()
     assert results[-1].written == [tmp_path / "out" / "bank.moodle.xml"]

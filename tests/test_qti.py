@@ -108,7 +108,7 @@ def _items(package_bytes: bytes) -> list:
 def test_built_packages_carry_the_answer_keys_and_validate(tmp_path):
     result = CliRunner().invoke(main, ["build", str(ROOT / "quizzes"), "--format", "qti", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.stderr
-    built = sorted(tmp_path.iterdir())
+    built = sorted(tmp_path.glob("[!.]*"))
     assert [p.name for p in built] == ["data-parallel-vi.qti.zip", "fsdp-yo.qti.zip", "zero-id.qti.zip"]
     for path in built:
         data = path.read_bytes()

@@ -32,6 +32,8 @@ from .textinput import decode
 
 NAME = "text"
 EXTENSIONS = (".txt", ".quiz")
+HEADER_DEFAULTS = True
+"""`read` takes `defaults`: header values (from lmsexport.toml) a quiz's own header overrides."""
 
 _PATTERNS = {
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,4})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
@@ -228,11 +230,12 @@ class _Parser:
             self._on_text(number, line, None)
 
 
-def read(data: str | bytes, *, source: str) -> Quiz:
+def read(data: str | bytes, *, source: str, defaults: dict | None = None) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found."""
     text = decode(data, source)
     parser = _Parser(text, source)
     header, body_start = parse_header(parser.lines, parser.error)
+    header = {**(defaults or {}), **header}
     parser.parse(body_start)
     if not parser.drafts and not parser.problems:
         line = body_start + 1

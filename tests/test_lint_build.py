@@ -1,0 +1,53 @@
+"""`build` runs lint: findings are warnings, --strict makes any warning fail its source."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from conftest import ROOT
+from lmsexport.cli import main
+
+QUIZZES = str(ROOT / "quizzes")
+
+
+def _build(*args):
+    return CliRunner().invoke(main, ["build", *args])
+
+
+def test_build_reports_lint_findings_as_warnings_and_still_writes(tmp_path):
+    result = _build(QUIZZES, "-f", "json", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert "fsdp-yo.txt:24:1: warning: option a of question 4 holds '_AIU_PROTECTED_11__'" in result.stderr
+    assert "[L020]" in result.stderr and "11 warnings" in result.stderr
+    assert len(list(tmp_path.glob("*.json"))) == 3
+
+
+def test_strict_fails_sources_with_warnings_and_writes_nothing_for_them(tmp_path):
+    result = _build(QUIZZES, "-f", "json", "-o", str(tmp_path / "out"), "--strict")
+    assert result.exit_code == 1
+    assert "error: option a of question 4 holds '_AIU_PROTECTED_11__'" in result.stderr
+    assert "0 built, 3 failed" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_strict_passes_once_the_findings_are_switched_off(tmp_path):
+    result = _build(QUIZZES, "-f", "json", "-o", str(tmp_path), "--strict", "--ignore", "L010,L020,L030,L032")
+    assert result.exit_code == 0, result.stderr
+    assert "warning" not in result.stderr
+
+
+def test_no_lint_skips_the_checks(tmp_path):
+    result = _build(QUIZZES, "-f", "json", "-o", str(tmp_path), "--no-lint")
+    assert result.exit_code == 0 and "[L0" not in result.stderr
+
+
+def test_unknown_rule_in_ignore_is_a_usage_error(tmp_path):
+    result = _build(QUIZZES, "-f", "json", "-o", str(tmp_path), "--ignore", "L999")
+    assert result.exit_code == 2 and "no lint rule L999" in result.stderr
+
+
+def test_skipped_sources_show_their_warnings_again(tmp_path):
+    _build(QUIZZES, "-f", "json", "-o", str(tmp_path))
+    again = _build(QUIZZES, "-f", "json", "-o", str(tmp_path))
+    assert "0 built, 3 up to date" in again.stderr and "11 warnings" in again.stderr
+    assert "[L010]" in again.stderr

@@ -1,34 +1,43 @@
 """The lmsexport quiz text format (docs/format.md), read into the model.
 
     ---                         optional header: key: value lines
-    id: fsdp-yo
     lang: yo
     ---
     Quiz title                  first non-blank line
-    Description paragraph.      everything before the first question
+    Description.                everything before the first question
 
     1. Question prompt          a number and `.` or `)`; following lines continue it
+       @points: 2               question attributes (points, title, lang, tags, case, lines)
        • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
        *• correct option        `*` right before the bullet or label marks it correct
-       • [x] / • [ ]            checkboxes make a multiple-response question
-       > explanation            after the options; shown once answered
+       • [x] / • [ ]            checkboxes: multiple response
+       • left -> right          matching pairs          • [2] item    ordering positions
+       >> feedback              for the option (or `=` answer) just above
+    2. Typed answers
+       = Paris                  accepted answer (`=50% Lyon` for partial credit);
+                                numbers (`= 3.14 ± 0.01`, `= 1..5`) make it numeric,
+                                `= true` / `= false` a true/false question
+    3. Essay: a line of ___ under the prompt; gaps: The capital is {=Paris ~Rome}.
+       > explanation            shown once answered; >+ when right, >- when wrong
+    Text: a passage             a text block between questions (no number, no score)
 
     Answers: 1a 2b 3ac          optional key at the end; letters count options in order
 
-Lines are classified by a table of named patterns (as text2qti does); the parse
-collects every problem of the file before raising one SourceError.
+Lines are classified by a table of named patterns (as text2qti does) into drafts;
+`textquestions` turns each draft into a question of the right kind. Every problem of
+the file is collected before one SourceError is raised.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
-from ..ids import letters, slug
-from ..model import Choice, MultipleChoice, Quiz, Settings, Text
+from ..ids import slug
+from ..model import Quiz, Settings, Text
 from .header import parse_header
 from .textinput import decode
+from .textquestions import Draft, Option, build_questions, join_lines
 
 NAME = "text"
 EXTENSIONS = (".txt", ".quiz")
@@ -37,42 +46,24 @@ HEADER_DEFAULTS = True
 
 _PATTERNS = {
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,4})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
+    "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
     "option": re.compile(
         r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"
         r"(?:[ \t]+(?P<rest>.*))?\Z"
     ),
+    "attribute": re.compile(r"[ \t]*@(?P<key>[A-Za-z_]+)[ \t]*:[ \t]*(?P<rest>.*?)[ \t]*\Z"),
+    "answer": re.compile(r"(?P<indent>[ \t]*)=(?:(?P<credit>-?\d+(?:\.\d+)?)%)?[ \t]*(?P<rest>.*?)[ \t]*\Z"),
+    "essay": re.compile(r"[ \t]*_{3,}[ \t]*\Z"),
+    "item_feedback": re.compile(r"[ \t]*>>[ \t]?(?P<rest>.*)\Z"),
+    "correct_feedback": re.compile(r"[ \t]*>\+[ \t]?(?P<rest>.*)\Z"),
+    "incorrect_feedback": re.compile(r"[ \t]*>-[ \t]?(?P<rest>.*)\Z"),
     "explanation": re.compile(r"[ \t]*>[ \t]?(?P<rest>.*)\Z"),
     "key": re.compile(r"[ \t]*(?:answers?|answer key)[ \t]*:(?P<rest>.*)\Z", re.IGNORECASE),
     "stray_star": re.compile(r"[ \t]*\*[ \t]+\S"),
 }
 _CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")
-_KEY_TOKEN = re.compile(r"(?P<number>\d+)[.):-]?(?P<letters>[A-Za-z]+)\Z")
-_KEY_SPLIT = re.compile(r"[^\s,;]+")
-_MARK_HINT = (
-    "mark the correct option with * right before its bullet or label (*• text, *b) text), "
-    "or add an answer key after the last question: Answers: {n}a"
-)
-
-
-@dataclass
-class _Option:
-    line: int
-    column: int
-    indent: int
-    star: bool
-    checkbox: bool | None
-    text: str
-
-
-@dataclass
-class _Draft:
-    number: int
-    line: int
-    prompt: list[str]
-    options: list[_Option] = field(default_factory=list)
-    explanation: list[str] = field(default_factory=list)
-    key: tuple[int, set[int]] | None = None
-    """(line, option indices) from the answer key."""
+_POSITION = re.compile(r"\[(?P<position>\d{1,3})\][ \t]*")
+_FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
 
 
 def _classify(line: str) -> tuple[str, re.Match | None]:
@@ -85,24 +76,20 @@ def _classify(line: str) -> tuple[str, re.Match | None]:
     return "text", None
 
 
-def _join(lines: list[str]) -> str:
-    """Lines to text: surrounding blank lines dropped, runs of blank lines kept as one."""
-    text = "\n".join(line.strip() for line in lines).strip("\n")
-    return re.sub(r"\n{3,}", "\n\n", text)
+class Parser:
+    """Splits a quiz text into title, description, question drafts and answer key."""
 
-
-class _Parser:
     def __init__(self, text: str, source: str):
         self.source = source
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
         self.title: str | None = None
         self.description: list[str] = []
-        self.drafts: list[_Draft] = []
+        self.drafts: list[Draft] = []
         self.key_lines: list[tuple[int, str, int]] = []  # line number, text, column offset
         self.previous = "blank"
-        self.after_key = False
         """Kind of the previous line, to tell an option's continuation from stray text."""
+        self.after_key = False
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = SourceSpan(self.source, line, column, length)
@@ -110,103 +97,130 @@ class _Parser:
 
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
-            number = index + 1
-            line = self.lines[index]
+            number, line = index + 1, self.lines[index]
             kind, match = _classify(line)
             if self.key_lines and kind not in ("blank", "key"):
-                if kind == "text":
-                    self.key_lines.append((number, line, 0))
-                elif not self.after_key:
-                    self.after_key = True
-                    self.error(
-                        "E306",
-                        "the answer key must come after the last question",
-                        number,
-                        hint="move the Answers: line(s) to the end of the file",
-                    )
+                self._after_key(number, line, kind)
+                continue
+            if not self.drafts and kind not in ("question", "text_block", "key"):
+                self._preamble(line, kind)
                 continue
             self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
 
+    def _after_key(self, number: int, line: str, kind: str) -> None:
+        if kind == "text":
+            self.key_lines.append((number, line, 0))
+        elif not self.after_key:
+            self.after_key = True
+            self.error("E306", "the answer key must come after the last question", number,
+                       hint="move the Answers: line(s) to the end of the file")
+
+    def _preamble(self, line: str, kind: str) -> None:
+        if kind == "blank":
+            if self.title is not None:
+                self.description.append("")
+        elif self.title is None:
+            self.title = line.strip()
+        else:
+            self.description.append(line)
+
+    @property
+    def draft(self) -> Draft:
+        return self.drafts[-1]
+
     def _on_blank(self, number, line, match):
-        if self.drafts:
-            draft = self.drafts[-1]
-            if not draft.options:
-                draft.prompt.append("")
-        elif self.title is not None:
-            self.description.append("")
+        if not self.draft.has_body:
+            self.draft.prompt.append("")
+        return self.previous if self.previous in _FEEDBACK_KINDS else "blank"
 
     def _on_text(self, number, line, match):
-        if not self.drafts:
-            if self.title is None:
-                self.title = line.strip()
-            else:
-                self.description.append(line)
-            return
-        draft = self.drafts[-1]
-        if draft.explanation:
-            draft.explanation.append(line)
-        elif not draft.options:
+        draft = self.draft
+        if self.previous in _FEEDBACK_KINDS and self.previous != "blank":
+            draft.feedback_lines(self.previous).append(line)
+            return self.previous
+        if not draft.has_body:
             draft.prompt.append(line)
-        elif self._continues_option(draft, line):
+        elif draft.options and self._continues_option(line):
             draft.options[-1].text += " " + line.strip()
             return "continuation"
         else:
             self.error(
                 "E206",
-                f"text after the options of question {draft.number} is not an option or an explanation",
+                f"text after the answers of {draft.name} is not an option, an answer or feedback",
                 number,
                 len(line) - len(line.lstrip()) + 1,
                 "start it with > to make it the explanation, with a bullet to make it an option, "
                 "or indent it under the option it continues",
             )
 
-    def _continues_option(self, draft: _Draft, line: str) -> bool:
+    def _continues_option(self, line: str) -> bool:
         """An indented line right under an option (or its continuation) belongs to it."""
         indent = len(line) - len(line.lstrip())
-        return self.previous in ("option", "continuation") and indent > draft.options[-1].indent
+        return self.previous in ("option", "continuation") and indent > self.draft.options[-1].indent
 
     def _on_question(self, number, line, match):
         rest = (match["rest"] or "").strip()
-        self.drafts.append(_Draft(len(self.drafts) + 1, number, [rest] if rest else []))
+        count = sum(1 for d in self.drafts if d.number)
+        self.drafts.append(Draft(number=count + 1, line=number, prompt=[rest] if rest else []))
+
+    def _on_text_block(self, number, line, match):
+        count = sum(1 for d in self.drafts if not d.number)
+        rest = match["rest"].strip()
+        self.drafts.append(Draft(number=0, block=count + 1, line=number, prompt=[rest] if rest else []))
 
     def _on_option(self, number, line, match):
-        if not self.drafts:
-            if self.title is None:
-                self.title = line.strip()
-            else:
-                self.description.append(line)
-            return
-        draft = self.drafts[-1]
+        draft = self.draft
         if draft.explanation:
-            self.error(
-                "E208",
-                f"an option of question {draft.number} comes after its explanation",
-                number,
-                hint="put the options first and the > explanation lines after them",
-            )
+            self.error("E208", f"an option of {draft.name} comes after its explanation", number,
+                       hint="put the options first and the > explanation lines after them")
         rest = match["rest"] or ""
-        checkbox = None
+        option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
+                        star=bool(match["star"]), text="")
         box = _CHECKBOX.match(rest)
         if box:
-            checkbox = box["mark"] != " "
+            option.checkbox = box["mark"] != " "
             rest = rest[box.end():]
-        draft.options.append(
-            _Option(number, len(match["indent"]) + 1, len(match["indent"]), bool(match["star"]), checkbox, rest.strip())
-        )
+        position = _POSITION.match(rest)
+        if position:
+            option.position = int(position["position"])
+            rest = rest[position.end():]
+        option.text = rest.strip()
+        draft.options.append(option)
+
+    def _on_answer(self, number, line, match):
+        credit = float(match["credit"]) if match["credit"] else 100.0
+        self.draft.answers.append((number, match.start("rest") + 1, credit, match["rest"], []))
+
+    def _on_essay(self, number, line, match):
+        self.draft.essay = number
+
+    def _on_attribute(self, number, line, match):
+        key = match["key"].lower()
+        if key in self.draft.attributes:
+            self.error("E212", f"@{key} is given twice for {self.draft.name}", number, hint="keep one")
+        self.draft.attributes[key] = (number, match.start("rest") + 1, match["rest"])
+
+    def _on_item_feedback(self, number, line, match):
+        draft = self.draft
+        target = draft.last_item(self.previous)
+        if target is None:
+            self.error("E213", ">> gives feedback for the option or = answer right above it, and there is none",
+                       number, hint="put >> lines right under an option or an = answer; use > for the explanation")
+            return "blank"
+        target.append(match["rest"])
+
+    def _on_correct_feedback(self, number, line, match):
+        self.draft.correct_feedback.append(match["rest"])
+
+    def _on_incorrect_feedback(self, number, line, match):
+        self.draft.incorrect_feedback.append(match["rest"])
 
     def _on_explanation(self, number, line, match):
-        if not self.drafts:
-            self.description.append(line)
-            return
-        draft = self.drafts[-1]
-        if not draft.options:
-            self.error(
-                "E208",
-                f"the explanation of question {draft.number} comes before its options",
-                number,
-                hint="put the > explanation lines after the options",
-            )
-            return
+        draft = self.draft
+        if draft.number and not draft.has_body:
+            self.error("E208", f"the explanation of {draft.name} comes before its answers", number,
+                       hint="put the > explanation lines after the options or answers")
+            return "blank"
         draft.explanation.append(match["rest"])
 
     def _on_key(self, number, line, match):
@@ -214,47 +228,36 @@ class _Parser:
 
     def _on_stray_star(self, number, line, match):
         column = line.index("*") + 1
-        unstarred = line[:column - 1] + " " + line[column:].lstrip()
-        kind, option = _classify(unstarred)
-        self.error(
-            "E209",
-            "a * must stand right before a bullet or a label to mark an option correct",
-            number,
-            column,
-            "write *• text or *b) text (no space after the *); use • or - as bullets",
-        )
-        if kind == "option" and self.drafts:
+        kind, option = _classify(line[: column - 1] + " " + line[column:].lstrip())
+        self.error("E209", "a * must stand right before a bullet or a label to mark an option correct",
+                   number, column, "write *• text or *b) text (no space after the *); use • or - as bullets")
+        if kind == "option":
             self._on_option(number, line, option)
-            self.drafts[-1].options[-1].star = True
+            self.draft.options[-1].star = True
         else:
-            self._on_text(number, line, None)
+            return self._on_text(number, line, None)
 
 
 def read(data: str | bytes, *, source: str, defaults: dict | None = None) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found."""
     text = decode(data, source)
-    parser = _Parser(text, source)
+    parser = Parser(text, source)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.parse(body_start)
     if not parser.drafts and not parser.problems:
-        line = body_start + 1
-        parser.error(
-            "E401",
-            "no questions found",
-            min(line, len(parser.lines)),
-            hint="start each question with its number and a dot (1. What is ...?) "
-            "and list its options under it (• option)",
-        )
-    _apply_key(parser)
-    questions = [_build_question(parser, draft, header) for draft in parser.drafts]
+        parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
+                     hint="start each question with its number and a dot (1. What is ...?) "
+                     "and list its options under it (• option)")
+    questions = build_questions(parser, header)
     if parser.problems:
         raise SourceError(parser.problems)
     stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    description = join_lines(parser.description)
     return Quiz(
         id=header.get("id") or slug(stem),
         title=parser.title or stem,
-        description=Text(_join(parser.description)) if _join(parser.description) else None,
+        description=Text(description) if description else None,
         lang=header.get("lang"),
         settings=Settings(
             shuffle=header.get("shuffle", False),
@@ -265,148 +268,3 @@ def read(data: str | bytes, *, source: str, defaults: dict | None = None) -> Qui
         lint_ignore=header.get("lint", ()),
         questions=tuple(questions),
     )
-
-
-def _apply_key(parser: _Parser) -> None:
-    """Attach the `Answers:` key to the drafts, reporting tokens that name nothing."""
-    by_number = {draft.number: draft for draft in parser.drafts}
-    for line, rest, offset in parser.key_lines:
-        for token in _KEY_SPLIT.finditer(rest):
-            column = offset + token.start() + 1
-            match = _KEY_TOKEN.match(token.group())
-            if not match:
-                parser.error(
-                    "E304",
-                    f"{token.group()!r} is not an answer: write the question number, then the letter(s)",
-                    line,
-                    column,
-                    "for example Answers: 1a 2b 3ac",
-                    len(token.group()),
-                )
-                continue
-            draft = by_number.get(int(match["number"]))
-            if draft is None:
-                parser.error(
-                    "E302",
-                    f"the answer key names question {match['number']}, but the quiz has "
-                    f"{len(parser.drafts)} question(s)",
-                    line,
-                    column,
-                    "questions are counted in order from 1; remove or correct this answer",
-                    len(token.group()),
-                )
-                continue
-            if draft.key is not None:
-                parser.error(
-                    "E305",
-                    f"the answer key gives question {draft.number} twice",
-                    line,
-                    column,
-                    "keep one answer per question",
-                    len(token.group()),
-                )
-                continue
-            chosen = set()
-            draft.key = (line, chosen)
-            for letter in match["letters"].lower():
-                index = ord(letter) - ord("a")
-                if index >= len(draft.options):
-                    parser.error(
-                        "E303",
-                        f"the answer key names option {letter} of question {draft.number}, "
-                        f"which has {len(draft.options)} option(s)",
-                        line,
-                        column,
-                        "options are lettered in order from a",
-                        len(token.group()),
-                    )
-                    continue
-                chosen.add(index)
-
-
-def _build_question(parser: _Parser, draft: _Draft, header: dict) -> MultipleChoice | None:
-    """The model question for a draft, or None after reporting why it cannot be one."""
-    prompt = _join(draft.prompt)
-    if not prompt:
-        parser.error("E207", f"question {draft.number} has no text", draft.line, hint="write the question after its number")
-    if len(draft.options) < 2:
-        parser.error(
-            "E202" if not draft.options else "E203",
-            f"question {draft.number} has {'no options' if not draft.options else 'only one option'}",
-            draft.line,
-            hint="list two options or more under the question, one per line, each starting with • or a)",
-        )
-        return None
-    _check_duplicates(parser, draft)
-    boxes = {option.checkbox is not None for option in draft.options}
-    if len(boxes) > 1:
-        parser.error(
-            "E205",
-            f"question {draft.number} mixes checkbox options ([x] / [ ]) with plain ones",
-            draft.line,
-            hint="give every option of a multiple-response question a [x] or [ ]",
-        )
-    for option in draft.options:
-        if option.star and option.checkbox is False:
-            parser.error(
-                "E205",
-                "an option is marked correct with * but unticked with [ ]",
-                option.line,
-                option.column,
-                "use [x] alone for a correct option",
-            )
-    marked = {i for i, option in enumerate(draft.options) if option.star or option.checkbox}
-    correct = marked
-    if draft.key is not None:
-        key_line, keyed = draft.key
-        if marked and keyed != marked:
-            parser.error(
-                "E301",
-                f"the answer key says {_letters(keyed)} for question {draft.number}, "
-                f"but the options marked in the question are {_letters(marked)}",
-                key_line,
-                hint=f"make them agree, or keep only one of the two (question {draft.number} is on line {draft.line})",
-            )
-        correct = keyed
-    if not correct and draft.key is None:
-        parser.error(
-            "E201",
-            f"question {draft.number} has no correct answer marked",
-            draft.line,
-            hint=_MARK_HINT.format(n=draft.number),
-        )
-    if parser.problems:
-        return None  # the file fails anyway; the checks above ran to report everything
-    choices = tuple(
-        Choice(id=letters(i), text=Text(option.text), correct=i in correct)
-        for i, option in enumerate(draft.options)
-    )
-    explanation = _join(draft.explanation)
-    return MultipleChoice(
-        id=f"q{draft.number}",
-        prompt=Text(prompt),
-        points=header.get("points", 1.0),
-        explanation=Text(explanation) if explanation else None,
-        choices=choices,
-        multiple_response=True in boxes or len(correct) > 1,
-        source=SourceSpan(parser.source, draft.line, 1),
-    )
-
-
-def _check_duplicates(parser: _Parser, draft: _Draft) -> None:
-    seen: dict[str, _Option] = {}
-    for option in draft.options:
-        folded = " ".join(option.text.casefold().split())
-        first = seen.setdefault(folded, option)
-        if first is not option:
-            parser.error(
-                "E204",
-                f"question {draft.number} has two identical options: {option.text!r}",
-                option.line,
-                option.column,
-                f"the same option is on line {first.line}; remove one or reword it",
-            )
-
-
-def _letters(indices: set[int]) -> str:
-    return "".join(letters(i) for i in sorted(indices)) or "none"

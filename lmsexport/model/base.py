@@ -1,4 +1,4 @@
-"""The quiz model: the one contract between readers and writers.
+"""The quiz model's common parts: text, choices, the question base, settings, the quiz.
 
 Readers build these frozen objects, writers consume them; neither knows the other.
 Objects check their own invariants on construction, so a writer can rely on every
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import ClassVar
 
-from .diagnostics import SourceSpan
+from ..diagnostics import SourceSpan
 
 MODEL_VERSION = 1
 """Major version of the model's JSON form; readers refuse any other."""
@@ -106,16 +106,23 @@ class Question:
     kind: ClassVar[str]
     id: str
     """Unique within its quiz and stable across builds (`q1`, `q2`, ... by position)."""
-    prompt: Text
-    points: float = 1.0
-    explanation: Text | None = None
-    """Shown after the question is answered, whatever the answer."""
     title: str | None = None
     lang: str | None = None
     """BCP 47 tag when the question is not in the quiz's language."""
     tags: tuple[str, ...] = ()
+    points: float = 1.0
+    prompt: Text
+    explanation: Text | None = None
+    """Shown after the question is answered, whatever the answer."""
+    correct_feedback: Text | None = None
+    """Shown when the answer earns full marks."""
+    incorrect_feedback: Text | None = None
+    """Shown when the answer earns less than full marks."""
     source: SourceSpan | None = field(default=None, compare=False)
     """Where the question starts in its source, for messages; not part of its meaning."""
+
+    scored: ClassVar[bool] = True
+    """False for kinds a machine does not score (essays are marked by a person, texts not at all)."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad question id {self.id!r}")
@@ -128,8 +135,8 @@ class MultipleChoice(Question):
     """Pick one option (`multiple_response=False`) or every correct one (`True`)."""
 
     kind: ClassVar[str] = "multiple_choice"
-    choices: tuple[Choice, ...]
     multiple_response: bool = False
+    choices: tuple[Choice, ...]
 
     def __post_init__(self) -> None:
         Question.__post_init__(self)
@@ -143,9 +150,6 @@ class MultipleChoice(Question):
     @property
     def correct_choices(self) -> tuple[Choice, ...]:
         return tuple(choice for choice in self.choices if choice.correct)
-
-
-QUESTION_KINDS: dict[str, type[Question]] = {MultipleChoice.kind: MultipleChoice}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,14 +175,14 @@ class Quiz:
     id: str
     """Names the outputs (`<id>.qti.zip`) and prefixes identifiers across packages."""
     title: str
-    questions: tuple[Question, ...]
-    description: Text | None = None
     lang: str | None = None
     """BCP 47 tag of the quiz's main language (`yo`, `id`, `vi`, `ar`, `pt-BR`)."""
+    description: Text | None = None
     settings: Settings = field(default_factory=Settings)
     tags: tuple[str, ...] = ()
     lint_ignore: tuple[str, ...] = ()
     """Lint rule codes switched off for this quiz (`lint: -L012` in a text header)."""
+    questions: tuple[Question, ...]
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad quiz id {self.id!r}")
@@ -193,13 +197,13 @@ class Quiz:
 
     def as_dict(self) -> dict:
         """The JSON-ready form; `from_dict(as_dict())` gives an equal quiz."""
-        from ._modeldata import quiz_to_data
+        from .data import quiz_to_data
 
         return quiz_to_data(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Quiz:
         """Build a quiz from its JSON form; raises ModelError, KeyError or TypeError."""
-        from ._modeldata import quiz_from_data
+        from .data import quiz_from_data
 
         return quiz_from_data(data)

@@ -1,0 +1,199 @@
+"""Question kinds beyond multiple choice, and the answer parts they are made of.
+
+One frozen dataclass per kind, each checking what makes it scorable (a full-credit
+answer, two items to match or order), so every writer can rely on it. Credit is a
+percentage of the question's points (100 = full marks), as in Moodle and GIFT.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .base import Choice, Question, Text, _check, is_identifier
+
+
+def _credit_ok(credit: float) -> bool:
+    return math.isfinite(credit) and -100 <= credit <= 100
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Answer:
+    """An accepted typed answer (short answer, a fill-in gap)."""
+
+    text: str
+    credit: float = 100.0
+    feedback: Text | None = None
+
+    def __post_init__(self) -> None:
+        _check(bool(self.text.strip()), "an accepted answer cannot be empty")
+        _check(_credit_ok(self.credit), f"bad credit {self.credit} for {self.text!r}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NumericAnswer:
+    """An accepted number: right when within `tolerance` (absolute) of `value`."""
+
+    value: float
+    tolerance: float = 0.0
+    credit: float = 100.0
+    feedback: Text | None = None
+
+    def __post_init__(self) -> None:
+        _check(math.isfinite(self.value), "a numeric answer must be a finite number")
+        _check(math.isfinite(self.tolerance) and self.tolerance >= 0, "a tolerance must be 0 or more")
+        _check(_credit_ok(self.credit), f"bad credit {self.credit} for {self.value}")
+
+
+def _needs_full_credit(question_id: str, credits) -> None:
+    credits = list(credits)
+    _check(bool(credits), f"{question_id}: no accepted answer")
+    _check(any(credit == 100 for credit in credits), f"{question_id}: no answer gives full credit")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrueFalse(Question):
+    """A statement the learner marks true or false."""
+
+    kind: ClassVar[str] = "true_false"
+    answer: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShortAnswer(Question):
+    """A typed word or phrase, compared with the accepted answers (`*` matches anything)."""
+
+    kind: ClassVar[str] = "short_answer"
+    answers: tuple[Answer, ...]
+    case_sensitive: bool = False
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        _needs_full_credit(self.id, (answer.credit for answer in self.answers))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Numeric(Question):
+    """A typed number, right within a tolerance or range."""
+
+    kind: ClassVar[str] = "numeric"
+    answers: tuple[NumericAnswer, ...]
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        _needs_full_credit(self.id, (answer.credit for answer in self.answers))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Essay(Question):
+    """Free text, recorded for a person to mark."""
+
+    kind: ClassVar[str] = "essay"
+    scored: ClassVar[bool] = False
+    lines: int = 10
+    """Size of the answer box, in lines."""
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        _check(1 <= self.lines <= 100, f"{self.id}: an answer box has 1 to 100 lines")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchPair:
+    """A left-hand item and the right-hand item it belongs with."""
+
+    id: str
+    left: Text
+    right: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Matching(Question):
+    """Match each left item with one right item; `distractors` are right items matching nothing."""
+
+    kind: ClassVar[str] = "matching"
+    pairs: tuple[MatchPair, ...]
+    distractors: tuple[Text, ...] = ()
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        _check(len(self.pairs) >= 2, f"{self.id}: matching needs two pairs or more")
+        _unique_ids(self.id, [pair.id for pair in self.pairs])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrderItem:
+    id: str
+    text: Text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ordering(Question):
+    """Put the items in order; `items` holds them in the correct order."""
+
+    kind: ClassVar[str] = "ordering"
+    items: tuple[OrderItem, ...]
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        _check(len(self.items) >= 2, f"{self.id}: ordering needs two items or more")
+        _unique_ids(self.id, [item.id for item in self.items])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Gap:
+    """A blank in a text: typed (`answers`) or picked from a list (`choices`)."""
+
+    id: str
+    answers: tuple[Answer, ...] = ()
+    choices: tuple[Choice, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check(is_identifier(self.id), f"bad gap id {self.id!r}")
+        _check(bool(self.answers) != bool(self.choices), f"gap {self.id}: typed answers or choices, not both")
+        if self.answers:
+            _needs_full_credit(self.id, (answer.credit for answer in self.answers))
+        else:
+            _check(sum(c.correct for c in self.choices) == 1, f"gap {self.id}: one choice must be correct")
+            _unique_ids(self.id, [choice.id for choice in self.choices])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FillBlanks(Question):
+    """A text with blanks; `segments` alternate plain text and gaps, in reading order.
+
+    `prompt` holds the same text with each gap shown as `___`, for places that need
+    one string (titles, names, lint)."""
+
+    kind: ClassVar[str] = "fill_blanks"
+    segments: tuple[str | Gap, ...]
+    case_sensitive: bool = False
+    """Whether typed gaps compare letter case."""
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        gaps = self.gaps
+        _check(bool(gaps), f"{self.id}: a fill-in-the-blanks question needs a gap")
+        _unique_ids(self.id, [gap.id for gap in gaps])
+
+    @property
+    def gaps(self) -> tuple[Gap, ...]:
+        return tuple(part for part in self.segments if isinstance(part, Gap))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Description(Question):
+    """A text between questions (instructions, a passage to read): no answer, no score."""
+
+    kind: ClassVar[str] = "description"
+    scored: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        Question.__post_init__(self)
+        _check(self.points == 0, f"{self.id}: a text block has no points")
+
+
+def _unique_ids(owner: str, ids: list[str]) -> None:
+    _check(all(is_identifier(i) for i in ids), f"{owner}: bad identifier among {ids}")
+    _check(len(set(ids)) == len(ids), f"{owner}: identifiers repeat")

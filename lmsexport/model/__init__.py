@@ -10,9 +10,11 @@ pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
 
 from .base import (
     FEEDBACK_MODES,
+    MEDIA_TYPES,
     MODEL_VERSION,
     TEXT_FORMATS,
     XML_ILLEGAL,
+    Asset,
     Choice,
     ModelError,
     MultipleChoice,
@@ -48,8 +50,8 @@ QUESTION_KINDS: dict[str, type[Question]] = {
 """Kind name (as in the JSON form) -> class."""
 
 __all__ = [
-    "FEEDBACK_MODES", "MODEL_VERSION", "QUESTION_KINDS", "TEXT_FORMATS", "XML_ILLEGAL",
-    "Answer", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
+    "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "TEXT_FORMATS", "XML_ILLEGAL",
+    "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
     "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Question", "Quiz", "Settings",
     "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag",
 ]

@@ -55,7 +55,11 @@ class Text:
 
     value: str
     format: str = "plain"
-    """`plain` (shown as written, line breaks kept) or `html` (a fragment)."""
+    """`plain` (shown as written, line breaks kept) or `html` (a fragment of safe HTML).
+
+    In HTML, TeX math stands between `\\(` `\\)` (inline) and `\\[` `\\]` (display), the
+    MathJax convention Moodle uses; writers for formats without TeX convert it to MathML.
+    Images are `<img src="...">` with the path of one of the quiz's `assets`."""
     lang: str | None = None
     """BCP 47 tag when it differs from the enclosing question's or quiz's language."""
 
@@ -82,6 +86,37 @@ class Text:
     @classmethod
     def from_dict(cls, data: dict) -> Text:
         return cls(data["value"], data.get("format", "plain"), data.get("lang"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Asset:
+    """A file the quiz's text refers to (an image), carried into every package.
+
+    HTML text refers to it as `src="<path>"`; writers put it where their format wants
+    it (a file in the zip, a base64 `<file>` in Moodle XML)."""
+
+    path: str
+    """Relative, `/`-separated, as written in the source (`img/graph.png`); never leaves the quiz's folder."""
+    media_type: str
+    """`image/png`, `image/jpeg`, `image/svg+xml`, `image/gif` or `image/webp`."""
+    data: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        parts = self.path.split("/")
+        _check(bool(self.path) and not self.path.startswith("/") and ".." not in parts and "" not in parts,
+               f"bad asset path {self.path!r}")
+        _check(self.media_type in MEDIA_TYPES.values(), f"unsupported media type {self.media_type!r}")
+
+
+MEDIA_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".svg": "image/svg+xml",
+    ".webp": "image/webp",
+}
+"""File suffix -> media type of the assets a quiz may carry."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,6 +218,8 @@ class Quiz:
     lint_ignore: tuple[str, ...] = ()
     """Lint rule codes switched off for this quiz (`lint: -L012` in a text header)."""
     questions: tuple[Question, ...]
+    assets: tuple[Asset, ...] = ()
+    """Files the quiz's HTML text refers to by path, in first-use order, each once."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad quiz id {self.id!r}")
@@ -190,6 +227,8 @@ class Quiz:
         _check(self.lang is None or is_language_tag(self.lang), "bad quiz language tag")
         ids = [question.id for question in self.questions]
         _check(len(set(ids)) == len(ids), "question ids repeat")
+        paths = [asset.path for asset in self.assets]
+        _check(len(set(paths)) == len(paths), "asset paths repeat")
 
     @property
     def total_points(self) -> float:

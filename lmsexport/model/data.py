@@ -1,15 +1,16 @@
 """The model's JSON form: plain dicts in the dataclasses' field order.
 
 One generic walk over the dataclasses (guided by their type hints) instead of a
-function per kind, so a new kind is serialised by being defined. Fields that are
-None or empty are left out; everything else is written, defaults included, so a
+function per kind, so a new kind is serialised by being defined. Optional fields
+that are None or empty are left out; everything else is written, defaults included, so a
 reader of the JSON needs no knowledge of our defaults. Source positions are not
 part of the form: they say where a question came from, not what it is, and would
-make outputs depend on the folder a build ran in.
+make outputs depend on the folder a build ran in. Asset bytes are base64.
 """
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import functools
 import types
@@ -26,11 +27,14 @@ def to_data(value):
         data = {"kind": value.kind} if isinstance(value, Question) else {}
         for spec in dataclasses.fields(value):
             item = getattr(value, spec.name)
-            if spec.compare and item is not None and item != ():
+            optional = spec.default is not dataclasses.MISSING or spec.default_factory is not dataclasses.MISSING
+            if spec.compare and not (optional and (item is None or item == ())):
                 data[spec.name] = to_data(item)
         return data
     if isinstance(value, tuple):
         return [to_data(item) for item in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
     return value
 
 
@@ -61,6 +65,11 @@ def _convert(hint, value):
         return from_data(hint, value)
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
+    if hint is bytes and isinstance(value, str):
+        try:
+            return base64.b64decode(value, validate=True)
+        except ValueError:
+            raise ModelError("asset data is not base64") from None
     if not isinstance(value, hint):
         raise ModelError(f"expected {hint.__name__}, found {value!r}")
     return value

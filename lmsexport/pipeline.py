@@ -11,6 +11,7 @@ writes nothing; the other sources still build unless `fail_fast` is set.
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import sys
@@ -72,6 +73,8 @@ class SourceResult:
     outputs: dict[Path, bytes] = field(default_factory=dict, repr=False)
     """Packages made in memory, path -> bytes, not yet on disk."""
     seconds: float = 0.0
+    inputs: dict[str, str] = field(default_factory=dict)
+    """Other files the source used (its images): path -> content hash, for incremental builds."""
 
     @property
     def failed(self) -> bool:
@@ -141,9 +144,22 @@ def read_source(path: Path, data: bytes | None = None, defaults: dict | None = N
         except OSError as exc:
             raise _unreadable(source, exc) from None
     reader = registry.reader_for(path)
-    if defaults and getattr(reader, "HEADER_DEFAULTS", False):
-        return reader.read(data, source=source, defaults=defaults)
-    return reader.read(data, source=source)
+    accepted = getattr(reader, "READ_OPTIONS", ())
+    options = {"defaults": defaults, "assets": _asset_loader(path.parent)}
+    return reader.read(data, source=source, **{name: options[name] for name in accepted})
+
+
+def _asset_loader(folder: Path):
+    """Reads the files a quiz refers to, refusing any that leave the quiz's folder."""
+    root = folder.resolve()
+
+    def load(relative: str) -> bytes:
+        target = (root / relative).resolve()
+        if root not in target.parents:
+            raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
+        return target.read_bytes()
+
+    return load
 
 
 def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, grouped: bool) -> Path:
@@ -164,6 +180,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
         result.diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(result.source)))
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
+        result.inputs = {(path.parent / a.path).as_posix(): content_hash(a.data) for a in result.quiz.assets}
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
@@ -336,7 +353,7 @@ class Build:
             if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
                 write_atomic(target, data)  # an identical file is left alone, with its date
             result.written.append(target)
-        self.state.record(result.source, print_, result.outputs, result.questions, result.warnings)
+        self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs)
 
 
 def build(paths: list[Path], formats: list[str], out_dir: Path, **options) -> list[SourceResult]:

@@ -2,9 +2,10 @@
 
 The state lives in `<out>/.lmsexport-state` (JSON): per source, a fingerprint of
 everything that decides its output (the source bytes, the formats and options,
-the defaults from lmsexport.toml, the lmsexport version) and the hash of each
-package written. A source is skipped when its fingerprint is unchanged and every
-package it wrote is still there with the same bytes; anything else rebuilds it.
+the defaults from lmsexport.toml, the lmsexport version), the hash of every other
+file it read (its images) and of each package written. A source is skipped when its
+fingerprint is unchanged and those files are all still there with the same bytes;
+anything else rebuilds it.
 """
 
 from __future__ import annotations
@@ -49,19 +50,24 @@ class BuildState:
         entry = self.entries.get(source)
         if not entry or entry.get("fingerprint") != print_:
             return None
-        outputs = [Path(path) for path in entry.get("outputs", {})]
-        for path in outputs:
+        files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
+        for path, expected in files.items():
             try:
-                if content_hash(path.read_bytes()) != entry["outputs"][path.as_posix()]:
+                if content_hash(Path(path).read_bytes()) != expected:
                     return None
             except OSError:
                 return None
-        return outputs
+        return [Path(path) for path in entry.get("outputs", {})]
 
-    def record(self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list) -> None:
-        """Remember a build, with its warnings, which a skipped rebuild shows again."""
+    def record(
+        self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list,
+        inputs: dict[str, str],
+    ) -> None:
+        """Remember a build: the files it read besides the source, what it wrote, its warnings
+        (a skipped rebuild shows them again)."""
         self.entries[source] = {
             "fingerprint": print_,
+            "inputs": dict(sorted(inputs.items())),
             "outputs": {path.as_posix(): content_hash(data) for path, data in sorted(outputs.items())},
             "questions": questions,
             "warnings": [warning.as_dict() for warning in warnings],

@@ -219,7 +219,7 @@ class Quiz:
     """Lint rule codes switched off for this quiz (`lint: -L012` in a text header)."""
     questions: tuple[Question, ...]
     assets: tuple[Asset, ...] = ()
-    """Files the quiz's HTML text refers to by path, in first-use order, each once."""
+    """Files the quiz's HTML text refers to by path, each once, in the order the source mentions them."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad quiz id {self.id!r}")

@@ -9,6 +9,7 @@
     feedback: end        immediate (default) or end
     tags: ml, week 3     comma-separated tags
     lint: -L012          lint rules switched off for this quiz
+    markup: markdown     texts are Markdown (with math and images), not plain text
     ---
 
 Unknown keys are errors with the closest known key suggested: a misspelt
@@ -79,6 +80,12 @@ def _tags(value: str) -> tuple[str, ...]:
     return tuple(tag.strip() for tag in value.split(",") if tag.strip())
 
 
+def _markup(value: str) -> str:
+    if value not in ("plain", "markdown"):
+        raise ValueError("use plain (text shown as written) or markdown")
+    return value
+
+
 _RULE = re.compile(r"-?L\d{3}\Z")
 
 
@@ -98,6 +105,7 @@ KEYS: dict[str, Callable[[str], object]] = {
     "feedback": _feedback,
     "tags": _tags,
     "lint": _lint,
+    "markup": _markup,
 }
 
 

@@ -30,19 +30,24 @@ the file is collected before one SourceError is raised.
 
 from __future__ import annotations
 
+import html
 import re
+
+import posixpath
+from typing import Callable
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
 from ..ids import slug
-from ..model import Quiz, Settings, Text
+from ..model import MEDIA_TYPES, Asset, Quiz, Settings, Text
 from .header import parse_header
 from .textinput import decode
 from .textquestions import Draft, Option, build_questions, join_lines
 
 NAME = "text"
 EXTENSIONS = (".txt", ".quiz")
-HEADER_DEFAULTS = True
-"""`read` takes `defaults`: header values (from lmsexport.toml) a quiz's own header overrides."""
+READ_OPTIONS = ("defaults", "assets")
+"""`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
+overrides) and `assets` (a loader for the images the quiz refers to)."""
 
 _PATTERNS = {
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,4})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
@@ -63,6 +68,8 @@ _PATTERNS = {
 }
 _CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")
 _POSITION = re.compile(r"\[(?P<position>\d{1,3})\][ \t]*")
+_RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
+"""A relative reference: no URL scheme, no leading slash."""
 _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
 
 
@@ -81,6 +88,10 @@ class Parser:
 
     def __init__(self, text: str, source: str):
         self.source = source
+        self.markdown = False
+        """Texts are Markdown (`markup: markdown` in the header), rendered to safe HTML."""
+        self.images: dict[str, None] = {}
+        """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
         self.title: str | None = None
@@ -90,6 +101,22 @@ class Parser:
         self.previous = "blank"
         """Kind of the previous line, to tell an option's continuation from stray text."""
         self.after_key = False
+
+    def text(self, value: str) -> Text:
+        """A text as the model holds it: plain, or (with `markup: markdown`) safe HTML."""
+        if not self.markdown:
+            return Text(value)
+        from ..markup import image_sources, render
+
+        rendered, has_markup = render(value)
+        if not has_markup:
+            return Text(value)
+        for src in image_sources(rendered):
+            path = posixpath.normpath(src) if _RELATIVE.match(src) else src
+            if path != src:  # `./img/a.png` and `img/a.png` are one asset, named the same in the HTML
+                rendered = rendered.replace(f'src="{html.escape(src)}"', f'src="{html.escape(path)}"')
+            self.images.setdefault(path)
+        return Text(rendered, format="html")
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = SourceSpan(self.source, line, column, length)
@@ -238,26 +265,38 @@ class Parser:
             return self._on_text(number, line, None)
 
 
-def read(data: str | bytes, *, source: str, defaults: dict | None = None) -> Quiz:
-    """Read a quiz text; raises SourceError listing every problem found."""
-    text = decode(data, source)
-    parser = Parser(text, source)
+def read(
+    data: str | bytes,
+    *,
+    source: str,
+    defaults: dict | None = None,
+    assets: Callable[[str], bytes] | None = None,
+) -> Quiz:
+    """Read a quiz text; raises SourceError listing every problem found.
+
+    `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
+    path relative to the quiz, or raises OSError; without it, images are an error.
+    """
+    parser = Parser(decode(data, source), source)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
+    parser.markdown = header.get("markup") == "markdown"
     parser.parse(body_start)
     if not parser.drafts and not parser.problems:
         parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
                      hint="start each question with its number and a dot (1. What is ...?) "
                      "and list its options under it (• option)")
     questions = build_questions(parser, header)
-    if parser.problems:
-        raise SourceError(parser.problems)
     stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
     description = join_lines(parser.description)
+    description_text = parser.text(description) if description else None
+    loaded = _load_assets(parser, assets)
+    if parser.problems:
+        raise SourceError(parser.problems)
     return Quiz(
         id=header.get("id") or slug(stem),
         title=parser.title or stem,
-        description=Text(description) if description else None,
+        description=description_text,
         lang=header.get("lang"),
         settings=Settings(
             shuffle=header.get("shuffle", False),
@@ -267,4 +306,41 @@ def read(data: str | bytes, *, source: str, defaults: dict | None = None) -> Qui
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),
         questions=tuple(questions),
+        assets=loaded,
     )
+
+
+def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:
+    """The images the texts refer to, loaded; each problem located at the first mention."""
+    loaded = []
+    for (line, column), src in sorted((_mention(parser, src), src) for src in parser.images):
+        path = src
+        media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
+        problem = None
+        if "://" in src or src.startswith(("data:", "/", "\\")) or path.startswith(".."):
+            problem = ("E162", f"image {src!r} is not a file in the quiz's folder",
+                       "put the image in the quiz's folder (or below it) and refer to it by a relative path")
+        elif media_type is None:
+            problem = ("E163", f"image {src!r} is not a PNG, JPEG, GIF, SVG or WebP file",
+                       "convert it to one of those formats")
+        elif assets is None:
+            problem = ("E161", f"image {src!r} cannot be loaded: the quiz was not read from a folder",
+                       "build the quiz from its file, with its images beside it")
+        if problem is None:
+            try:
+                loaded.append(Asset(path=path, media_type=media_type, data=assets(path)))
+                continue
+            except OSError as exc:
+                problem = ("E161", f"image {src!r} cannot be read: {exc.strerror or exc}",
+                           "check the path: it is relative to the quiz's file")
+        parser.error(problem[0], problem[1], line, column, problem[2], len(src))
+    return tuple(loaded)
+
+
+def _mention(parser: Parser, src: str) -> tuple[int, int]:
+    """Line and column where a text refers to `src` (the first line that holds it)."""
+    for number, line in enumerate(parser.lines, 1):
+        column = line.find(src)
+        if column >= 0:
+            return number, column + 1
+    return 1, 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..ids import letters
-from ..model import Choice, MultipleChoice, Text
+from ..model import Choice, MultipleChoice
 
 _KEY_TOKEN = re.compile(r"(?P<number>\d+)[.):-]?(?P<letters>[A-Za-z]+)\Z")
 _KEY_SPLIT = re.compile(r"[^\s,;]+")
@@ -79,11 +79,11 @@ def choice(parser, draft, common: dict, prompt: str, attributes: dict) -> Multip
     if parser.problems:
         return None
     choices = tuple(
-        Choice(id=letters(i), text=Text(option.text), correct=i in correct,
-               feedback=Text("\n".join(option.feedback).strip()) if "".join(option.feedback).strip() else None)
+        Choice(id=letters(i), text=parser.text(option.text), correct=i in correct,
+               feedback=parser.text("\n".join(option.feedback).strip()) if "".join(option.feedback).strip() else None)
         for i, option in enumerate(draft.options)
     )
-    return MultipleChoice(**common, prompt=Text(prompt), choices=choices,
+    return MultipleChoice(**common, prompt=parser.text(prompt), choices=choices,
                           multiple_response=True in boxes or len(correct) > 1)
 
 

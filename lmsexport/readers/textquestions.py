@@ -97,9 +97,9 @@ def join_lines(lines: list[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", text)
 
 
-def _text(lines: list[str]) -> Text | None:
+def _text(parser, lines: list[str]) -> Text | None:
     joined = join_lines(lines)
-    return Text(joined) if joined else None
+    return parser.text(joined) if joined else None
 
 
 def build_questions(parser, header: dict) -> list[Question]:
@@ -153,9 +153,9 @@ def _build(parser, draft: Draft, attributes: dict) -> Question | None:
         lang=attributes.get("lang"),
         tags=attributes.get("tags", ()),
         points=attributes["points"],
-        explanation=_text(draft.explanation),
-        correct_feedback=_text(draft.correct_feedback),
-        incorrect_feedback=_text(draft.incorrect_feedback),
+        explanation=_text(parser, draft.explanation),
+        correct_feedback=_text(parser, draft.correct_feedback),
+        incorrect_feedback=_text(parser, draft.incorrect_feedback),
         source=SourceSpan(parser.source, draft.line, 1),
     )
     prompt = join_lines(draft.prompt)
@@ -215,15 +215,15 @@ def _matching(parser, draft, common, prompt, attributes):
             parser.error("E215", "a matching pair needs a right-hand side after ->", option.line, option.column,
                          "write • left -> right (or • -> extra for a right-hand item that matches nothing)")
         elif left:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=Text(left), right=Text(right)))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right)))
         else:
-            distractors.append(Text(right))
+            distractors.append(parser.text(right))
     if len(pairs) < 2:
         parser.error("E203", f"{draft.name} has fewer than two pairs to match", draft.line,
                      hint="write two pairs or more: • left -> right")
     if parser.problems:
         return None
-    return Matching(**common, prompt=Text(prompt), pairs=tuple(pairs), distractors=tuple(distractors))
+    return Matching(**common, prompt=parser.text(prompt), pairs=tuple(pairs), distractors=tuple(distractors))
 
 
 def _ordering(parser, draft, common, prompt, attributes):
@@ -233,8 +233,8 @@ def _ordering(parser, draft, common, prompt, attributes):
                      draft.line, hint="number the items [1], [2], ... in their correct order, each once")
         return None
     ordered = sorted(draft.options, key=lambda option: option.position)
-    items = tuple(OrderItem(id=letters(i), text=Text(o.text)) for i, o in enumerate(ordered))
-    return Ordering(**common, prompt=Text(prompt), items=items)
+    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text)) for i, o in enumerate(ordered))
+    return Ordering(**common, prompt=parser.text(prompt), items=items)
 
 
 def _typed(parser, draft, common, prompt, attributes):
@@ -245,20 +245,20 @@ def _typed(parser, draft, common, prompt, attributes):
             parser.error("E213", "a true/false question takes >+ and >- feedback, not >>", draft.answers[0][0],
                          hint="use >+ for feedback when right and >- when wrong")
             return None
-        return TrueFalse(**common, prompt=Text(prompt), answer=lowered <= _TRUE)
+        return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= _TRUE)
     numeric = [_NUMERIC.match(text) for text in texts]
     if all(numeric):
-        answers = tuple(_numeric_answer(match, credit, feedback)
+        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
                         for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
-        return _checked(parser, draft, lambda: Numeric(**common, prompt=Text(prompt), answers=answers))
-    answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(fb))
+        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=answers))
+    answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(parser, fb))
                     for _, _, credit, text, fb in draft.answers)
     case = attributes.get("case", False)
-    return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=Text(prompt), answers=answers,
+    return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
                                                       case_sensitive=case))
 
 
-def _numeric_answer(match, credit: float, feedback: list[str]) -> NumericAnswer:
+def _numeric_answer(match, credit: float, feedback: Text | None) -> NumericAnswer:
     if match["low"] is not None:
         low, high = sorted((float(match["low"]), float(match["high"])))
         value, tolerance = (low + high) / 2, (high - low) / 2
@@ -267,7 +267,7 @@ def _numeric_answer(match, credit: float, feedback: list[str]) -> NumericAnswer:
         tolerance = float(match["tolerance"] or 0)
         if match["percent"]:
             tolerance = abs(value) * tolerance / 100
-    return NumericAnswer(value=value, tolerance=tolerance, credit=credit, feedback=_text(feedback))
+    return NumericAnswer(value=value, tolerance=tolerance, credit=credit, feedback=feedback)
 
 
 def _checked(parser, draft: Draft, build):
@@ -287,7 +287,7 @@ def _checked(parser, draft: Draft, build):
 
 
 def _essay(parser, draft, common, prompt, attributes):
-    return Essay(**common, prompt=Text(prompt), lines=attributes.get("lines", 10))
+    return Essay(**common, prompt=parser.text(prompt), lines=attributes.get("lines", 10))
 
 
 def _fill_blanks(parser, draft, common, prompt, attributes):
@@ -322,8 +322,8 @@ def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
         parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
                      draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")
         return None
-    choices = [Choice(id=letters(0), text=Text(right[0]), correct=True)]
-    choices += [Choice(id=letters(i + 1), text=Text(text)) for i, text in enumerate(wrong)]
+    choices = [Choice(id=letters(0), text=parser.text(right[0]), correct=True)]
+    choices += [Choice(id=letters(i + 1), text=parser.text(text)) for i, text in enumerate(wrong)]
     return Gap(id=gap_id, choices=tuple(choices))
 
 
@@ -335,4 +335,4 @@ def _description(parser, draft, common, prompt):
     if not prompt:
         parser.error("E207", f"{draft.name} has no text", draft.line, hint="write the text after Text:")
         return None
-    return Description(**{**common, "points": 0.0}, prompt=Text(prompt))
+    return Description(**{**common, "points": 0.0}, prompt=parser.text(prompt))

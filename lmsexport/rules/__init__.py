@@ -16,7 +16,9 @@ from typing import Callable, Iterator
 
 from ..diagnostics import Severity
 from ..ids import letters
-from ..model import Choice, MultipleChoice, Question, Quiz, Text
+from ..model import (
+    Choice, FillBlanks, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text,
+)
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -55,7 +57,9 @@ class Part:
     value: str
     format: str
     kind: str
-    """`title`, `description`, `question title`, `prompt`, `option`, `feedback`, `explanation`."""
+    """`title`, `description`, `question title`, `prompt`, `option` (of a choice question),
+    `item` (matching and ordering items, drop-down gap choices), `answer` (an accepted typed
+    answer), `feedback`, `explanation`."""
     name: str
     """For messages: `option b of question 4`, `the quiz title`."""
     question: Question | None
@@ -87,8 +91,38 @@ def question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part
         yield part(choice.text, "option", option)
         if choice.feedback:
             yield part(choice.feedback, "feedback", f"the feedback of {option}")
+    yield from _kind_parts(question, number, part, lang)
+    for text, what in ((question.correct_feedback, "right"), (question.incorrect_feedback, "wrong")):
+        if text:
+            yield part(text, "feedback", f"the feedback of question {number} when {what}")
     if question.explanation:
         yield part(question.explanation, "explanation", f"the explanation of question {number}")
+
+
+def _kind_parts(question: Question, number: int, part, lang: str | None) -> Iterator[Part]:
+    """The texts only some kinds have: items to match or order, gap choices, typed answers."""
+    where = f"of question {number}"
+    if isinstance(question, Matching):
+        for pair in question.pairs:
+            yield part(pair.left, "item", f"left item {pair.id} {where}")
+            yield part(pair.right, "item", f"right item {pair.id} {where}")
+        for index, text in enumerate(question.distractors, 1):
+            yield part(text, "item", f"extra right item {index} {where}")
+    elif isinstance(question, Ordering):
+        for item in question.items:
+            yield part(item.text, "item", f"item {item.id} {where}")
+    elif isinstance(question, FillBlanks):
+        for gap in question.gaps:
+            for choice in gap.choices:
+                yield part(choice.text, "item", f"choice {choice.id} of gap {gap.id} {where}")
+            for answer in gap.answers:
+                yield Part(answer.text, "plain", "answer", f"an answer of gap {gap.id} {where}", question, lang)
+    elif isinstance(question, (ShortAnswer, Numeric)):
+        for index, answer in enumerate(question.answers, 1):
+            if isinstance(question, ShortAnswer):
+                yield Part(answer.text, "plain", "answer", f"answer {index} {where}", question, lang)
+            if answer.feedback:
+                yield part(answer.feedback, "feedback", f"the feedback of answer {index} {where}")
 
 
 def quiz_parts(quiz: Quiz) -> Iterator[Part]:

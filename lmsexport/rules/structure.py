@@ -3,6 +3,7 @@
     L001  every option of a multiple-response question is correct
     L002  two options of a question read the same
     L003  a prompt or an option with no visible text
+    L004  an image with no alt text
 
 "No correct answer" and "a single option" are not rules: the model refuses to
 build such a question (`MultipleChoice` needs two options and a correct one), so
@@ -13,10 +14,11 @@ readers (JSON, and the Moodle/QTI importers) can produce them, hence L002.
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from ..model import MultipleChoice, Quiz
-from . import ERROR, WARNING, Finding, Part, Rule, option_letter, question_parts, visible
+from . import ERROR, WARNING, Finding, Part, Rule, option_letter, question_parts, quiz_parts, visible
 
 
 def _every_option_correct(quiz: Quiz) -> Iterator[Finding]:
@@ -62,10 +64,29 @@ def _empty_text(quiz: Quiz) -> Iterator[Finding]:
                 )
 
 
+_IMAGE = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+_ALT = re.compile(r"\balt=\"\s*[^\"\s][^\"]*\"", re.IGNORECASE)
+
+
+def _missing_alt_text(quiz: Quiz) -> Iterator[Finding]:
+    for part in quiz_parts(quiz):
+        if part.format != "html":
+            continue
+        for image in _IMAGE.findall(part.value):
+            if not _ALT.search(image):
+                yield Finding(
+                    f"an image in {part.name} has no alt text",
+                    "describe the image for learners who cannot see it: ![what it shows](path)",
+                    part.question,
+                )
+
+
 RULES = (
     Rule("L001", "every-option-correct", WARNING,
          "Every option of a multiple-response question is correct.", _every_option_correct),
     Rule("L002", "duplicate-options", ERROR,
          "Two options of a question read the same (ignoring case and spacing).", _duplicate_options),
     Rule("L003", "empty-text", ERROR, "A prompt or an option has no visible text.", _empty_text),
+    Rule("L004", "missing-alt-text", WARNING, "An image has no alt text for learners who cannot see it.",
+         _missing_alt_text),
 )

@@ -76,3 +76,33 @@ def test_manifest_rules_find_missing_unlisted_and_duplicate(tmp_path):
 )
 def test_foreign_files_get_a_located_verdict(data, code):
     assert [f.code for f in validate_bytes(data, source="x")] == [code]
+
+
+QTI_ITEM = (
+    '<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="i" title="t" '
+    'adaptive="false" timeDependent="false"><itemBody><p>{body}</p></itemBody></assessmentItem>'
+)
+
+
+@pytest.mark.parametrize(
+    "body, valid",
+    [
+        ("no math", True),
+        ('<m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:mi>x</m:mi></m:math>', True),
+        ('<m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:bogus/></m:math>', False),
+        ("<unknown/>", False),
+    ],
+)
+def test_qti_items_with_math_get_the_full_mathml_schema(body, valid):
+    findings = validate_bytes(QTI_ITEM.format(body=body).encode(), source="item.xml")
+    assert (findings == []) is valid, findings
+
+
+def test_the_mathml_stand_in_gives_the_same_verdicts_on_documents_without_math():
+    broken = QTI_ITEM.format(body="<unknown/>").encode()
+    from lxml import etree
+
+    root = etree.fromstring(broken)
+    full, stub = load_schema("qti21"), load_schema("qti21_nomath")
+    assert full.validate(root) == stub.validate(root) is False
+    assert [e.message for e in full.error_log] == [e.message for e in stub.error_log]

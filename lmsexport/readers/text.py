@@ -50,7 +50,7 @@ READ_OPTIONS = ("defaults", "assets")
 overrides) and `assets` (a loader for the images the quiz refers to)."""
 
 _PATTERNS = {
-    "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,4})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
+    "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
     "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
     "option": re.compile(
         r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"

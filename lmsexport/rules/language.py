@@ -25,6 +25,8 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import threading
+from concurrent.futures import Future
 from typing import Iterator
 
 from ..model import Question, Quiz
@@ -49,13 +51,32 @@ def _natural_words(text: str) -> list[str]:
     ]
 
 
-@functools.lru_cache(maxsize=1)
-def _model():
-    """The full model, loaded once per process (about 0.5 s); imported here so that
-    `lmsexport --version` and every other command never load numpy."""
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+def preload() -> None:
+    """Start loading the model in a background thread, so a build's writing overlaps it
+    (most of the 0.4 s is LZMA decompression, which runs outside the GIL)."""
+    _loading()
 
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+@functools.cache
+def _loading() -> Future:
+    future: Future = Future()
+
+    def load() -> None:
+        try:
+            from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+            future.set_result(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+        except BaseException as exc:  # handed to whoever asks for the model
+            future.set_exception(exc)
+
+    threading.Thread(target=load, name="lmsexport-language-model", daemon=True).start()
+    return future
+
+
+def _model():
+    """The full model, loaded once per process; imported here so that `lmsexport
+    --version` and every command that does not lint never load numpy."""
+    return _loading().result()
 
 
 @functools.lru_cache(maxsize=None)

@@ -282,7 +282,9 @@ def formats() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the report to this file instead of standard output.",
 )
-def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool, output: Path | None) -> None:
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Sources read in parallel.  [default: the number of cores]")
+def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool, output: Path | None,
+         jobs: int | None) -> None:
     """Check quizzes for what breaks them before a learner sees it.
 
     Leaked translation placeholders, text left in English, answer patterns a learner
@@ -291,24 +293,22 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     source that cannot be read is reported and the others are still checked.
     Exit status 1 when there are errors (with --strict, warnings too).
     """
-    from .check import check
-    from .diagnostics import Diagnostic, SourceError, SourceSpan
-    from .lintreport import RENDERERS, counts
-    from .pipeline import find_sources, read_source
+    import os
 
+    from .check import check
+    from .lintreport import RENDERERS, counts
+    from .pipeline import read_paths
+
+    quizzes, names, diagnostics, sources = [], [], [], []
     try:
-        sources = find_sources(list(paths))
+        for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1):
+            sources.append(path)
+            diagnostics += problems
+            if quiz is not None:
+                quizzes.append(quiz)
+                names.append(path.as_posix())
     except FileNotFoundError as exc:
         raise click.UsageError(str(exc)) from None
-    quizzes, names, diagnostics = [], [], []
-    for path in sources:
-        try:
-            quizzes.append(read_source(path))
-            names.append(path.as_posix())
-        except SourceError as exc:
-            diagnostics += exc.diagnostics
-        except registry.UnknownFormat as exc:
-            diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(path.as_posix())))
     diagnostics += check(quizzes, ignore=ignore, sources=names)
     order = {path.as_posix(): position for position, path in enumerate(sources)}
     diagnostics.sort(key=lambda d: order.get(d.span.source, len(order)))

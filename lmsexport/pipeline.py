@@ -119,6 +119,27 @@ def _validate_path(path: Path) -> list[Diagnostic]:
     return validate_bytes(data, source=path.as_posix())
 
 
+def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None):
+    """The source's quiz and no problems, or None and every problem found."""
+    try:
+        return read_source(path, data, defaults), []
+    except SourceError as exc:
+        return None, exc.diagnostics
+    except registry.UnknownFormat as exc:
+        return None, [Diagnostic("E002", str(exc), SourceSpan(path.as_posix()))]
+
+
+def read_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
+    """Read every source under `paths` (in parallel), in path order: the quiz or why not."""
+    sources = find_sources(paths)
+    executor = _executor(jobs, len(sources))
+    if executor is None:
+        yield from ((path, *_read_one(path)) for path in sources)
+        return
+    with executor:
+        yield from ((path, *read) for path, read in zip(sources, executor.map(_read_one, sources)))
+
+
 def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, list[Diagnostic]]]:
     """Validate packages and XML/JSON files (folders searched), in parallel, in path order."""
     files = find_files(paths, (".zip", ".xml", ".json"))
@@ -172,12 +193,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
     """Read, write and validate one source, in memory (runs in a worker process)."""
     started = time.perf_counter()
     result = SourceResult(path.as_posix())
-    try:
-        result.quiz = read_source(path, data, defaults)
-    except SourceError as exc:
-        result.diagnostics += exc.diagnostics
-    except registry.UnknownFormat as exc:
-        result.diagnostics.append(Diagnostic("E002", str(exc), SourceSpan(result.source)))
+    result.quiz, result.diagnostics = _read_one(path, data, defaults)
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
         result.inputs = {(path.parent / a.path).as_posix(): content_hash(a.data) for a in result.quiz.assets}

@@ -199,3 +199,10 @@ def test_config_option_applies_its_defaults_to_sources_without_their_own(course,
     assert result.exit_code == 0, result.stderr
     quiz = json.loads((tmp_path / "out" / "quiz1.json").read_text(encoding="utf-8"))["quiz"]
     assert quiz["settings"]["pass_mark"] == 55.0
+
+
+def test_lint_takes_folders_and_jobs(course, tmp_path):
+    (course / "week1" / "bad.txt").write_text(BAD, encoding="utf-8")
+    result = _run("lint", str(course), "--jobs", "2", "--format", "json")
+    assert result.exit_code == 1  # the unreadable source is an error
+    assert "6 sources checked" in result.stderr and '"E201"' in result.stdout

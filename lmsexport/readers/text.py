@@ -101,6 +101,9 @@ class Parser:
         self.previous = "blank"
         """Kind of the previous line, to tell an option's continuation from stray text."""
         self.after_key = False
+        self.questions = 0
+        self.blocks = 0
+        """Numbered questions and `Text:` blocks so far."""
 
     def text(self, value: str) -> Text:
         """A text as the model holds it: plain, or (with `markup: markdown`) safe HTML."""
@@ -187,13 +190,13 @@ class Parser:
 
     def _on_question(self, number, line, match):
         rest = (match["rest"] or "").strip()
-        count = sum(1 for d in self.drafts if d.number)
-        self.drafts.append(Draft(number=count + 1, line=number, prompt=[rest] if rest else []))
+        self.questions += 1
+        self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
 
     def _on_text_block(self, number, line, match):
-        count = sum(1 for d in self.drafts if not d.number)
         rest = match["rest"].strip()
-        self.drafts.append(Draft(number=0, block=count + 1, line=number, prompt=[rest] if rest else []))
+        self.blocks += 1
+        self.drafts.append(Draft(number=0, block=self.blocks, line=number, prompt=[rest] if rest else []))
 
     def _on_option(self, number, line, match):
         draft = self.draft

@@ -1,6 +1,6 @@
 """Time whole CLI runs (median of several) and print a table; see benchmarks/README.md.
 
-    python benchmarks/run.py [--runs 5] [--skip-text2qti]
+    python benchmarks/run.py [--runs 5] [--skip-text2qti] [--scale 1.0]
 
 Generates its inputs under a temporary folder with benchmarks/generate.py, runs each
 scenario as a fresh process (as a course designer would), and reports the median
@@ -54,11 +54,12 @@ def measure(command: list[str], cwd: Path, runs: int, prepare=None) -> tuple[flo
     return statistics.median(times), megabytes
 
 
-def scenarios(work: Path, skip_text2qti: bool):
+def scenarios(work: Path, skip_text2qti: bool, scale: float = 1.0):
     big, batch, huge = work / "big", work / "batch", work / "huge"
-    generate(big, 1, 2000, text2qti=True)
-    generate(batch, 100, 20, text2qti=False)
-    generate(huge, 1, 10000, text2qti=False)
+    size = lambda count: max(1, round(count * scale))  # noqa: E731
+    generate(big, 1, size(2000), text2qti=True)
+    generate(batch, size(100), 20, text2qti=False)
+    generate(huge, 1, size(10000), text2qti=False)
     out = work / "out"
 
     def clean():
@@ -81,11 +82,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--skip-text2qti", action="store_true")
+    parser.add_argument("--scale", type=float, default=1.0, help="shrink the inputs (the test suite's smoke run)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         print(f"| scenario | median of {args.runs} (s) | peak memory (MB) |")
         print("|---|---:|---:|")
-        for name, command, cwd, prepare in scenarios(Path(folder), args.skip_text2qti):
+        for name, command, cwd, prepare in scenarios(Path(folder), args.skip_text2qti, args.scale):
             seconds, megabytes = measure(command, cwd, args.runs, prepare)
             print(f"| {name} | {seconds:.3f} | {megabytes:.0f} |", flush=True)
 

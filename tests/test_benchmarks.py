@@ -1,0 +1,31 @@
+"""The benchmark scripts run (tiny inputs, one run each); timings are not asserted here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_generator_is_deterministic_and_readable(tmp_path):
+    for run in ("a", "b"):
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(tmp_path / run),
+                        "--quizzes", "3", "--questions", "5", "--text2qti"], check=True)
+    first = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file()}
+    second = {p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()}
+    assert first == second and len(first) == 6
+    import lmsexport
+
+    quiz = lmsexport.read(tmp_path / "a" / "quiz-001.txt")
+    assert len(quiz.questions) == 5 and all(q.explanation for q in quiz.questions)
+
+
+def test_benchmark_smoke_run(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--runs", "1", "--scale", "0.002", "--skip-text2qti"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ") and "scenario" not in line]
+    assert len(rows) == 6, out.stdout

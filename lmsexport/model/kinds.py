@@ -20,7 +20,10 @@ def _credit_ok(credit: float) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
-    """An accepted typed answer (short answer, a fill-in gap)."""
+    """An accepted typed answer (short answer, a fill-in gap).
+
+    As in Moodle, `*` in `text` matches any characters and `\\*` a literal star; a
+    response earns the credit of the first answer it matches, in the order written."""
 
     text: str
     credit: float = 100.0
@@ -161,7 +164,8 @@ class Gap:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FillBlanks(Question):
-    """A text with blanks; `segments` alternate plain text and gaps, in reading order.
+    """A text with blanks; `segments` alternate plain-text pieces (never HTML) and gaps,
+    in reading order.
 
     `prompt` holds the same text with each gap shown as `___`, for places that need
     one string (titles, names, lint)."""

@@ -32,6 +32,8 @@ _NUMERIC = re.compile(
     rf"|(?P<low>{_NUMBER})[ \t]*\.\.[ \t]*(?P<high>{_NUMBER})\Z"
 )
 _TRUE, _FALSE = {"true", "t"}, {"false", "f"}
+_CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
+"""Partial credit in a typed gap: `{=Paris =50% paris}`."""
 ATTRIBUTES = ("points", "title", "lang", "tags", "case", "lines")
 
 
@@ -317,7 +319,11 @@ def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
     right = [text for sign, text in tokens if sign == "="]
     wrong = [text for sign, text in tokens if sign == "~"]
     if not wrong:
-        return Gap(id=gap_id, answers=tuple(Answer(text=text) for text in right))
+        answers = []
+        for text in right:
+            credit = _CREDIT.match(text)
+            answers.append(Answer(text=credit["text"], credit=float(credit["credit"])) if credit else Answer(text=text))
+        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers)))
     if len(right) != 1:
         parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
                      draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")

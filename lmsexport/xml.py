@@ -57,11 +57,14 @@ def _fill(node, attrib: dict | None, text: str | None) -> None:
         node.text = text
 
 
-def serialize(root) -> bytes:
-    """UTF-8 bytes with an XML declaration, indented where that cannot change text."""
+def serialize(root, verbatim=frozenset()) -> bytes:
+    """UTF-8 bytes with an XML declaration, indented where that cannot change text.
+
+    Elements in `verbatim` (a set of elements: those holding a person's HTML, where space
+    between two elements is the text's own) are written exactly as built."""
     from lxml import etree
 
-    _indent(root, 0)
+    _indent(root, 0, verbatim)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
 
 
@@ -69,16 +72,16 @@ def _blank(text: str | None) -> bool:
     return not text or not text.strip()
 
 
-def _indent(node, level: int) -> None:
+def _indent(node, level: int, verbatim=frozenset()) -> None:
     """Indent element-only content; mixed content (`<p>a <b>b</b></p>`) is left exactly as built."""
     children = list(node)
-    if not children or not _blank(node.text) or not all(_blank(child.tail) for child in children):
+    if not children or node in verbatim or not _blank(node.text) or not all(_blank(c.tail) for c in children):
         return
     inner = "\n" + "  " * (level + 1)
     node.text = inner
     for child in children:
         child.tail = inner
-        _indent(child, level + 1)
+        _indent(child, level + 1, verbatim)
     children[-1].tail = "\n" + "  " * level
 
 

@@ -7,18 +7,23 @@ the correct response to full marks and any other response to less:
 
     rules        responseCondition (responseIf / responseElseIf / responseElse),
                  setOutcomeValue, outcomeCondition (outcomeIf / outcomeElseIf / outcomeElse)
-    expressions  baseValue, variable, correct, isNull, match, member, multiple,
-                 mapResponse, sum, product, divide, gte, testVariables
+    expressions  baseValue, variable, correct, isNull, not, match, member, multiple,
+                 mapResponse, stringMatch, patternMatch, equal (exact, absolute),
+                 sum, product, divide, gt, gte, testVariables
     templates    match_correct, map_response (QTI 2.1 rptemplates, as published by IMS)
+    base types   identifier, string, float, integer, boolean, directedPair
+    cardinality  single, multiple, ordered
 
 Anything else raises `Unsupported`, so a writer change that needs more semantics fails
 loudly instead of being scored by guesswork. Values: NULL is None; multiple cardinality
-is a Counter (a bag, as QTI defines containers); an empty container is NULL.
+is a Counter (a bag, as QTI defines containers), ordered a tuple; an empty container or an
+empty string is NULL (QTI 2.1, 5.1); a pair is a tuple of two identifiers.
 tests/test_qti_oracle.py checks the oracle itself; test_qti_scoring.py uses it.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from lxml import etree
@@ -55,7 +60,12 @@ def _local(node) -> str:
 
 
 def _typed(base_type: str, text: str):
+    if base_type == "string":
+        return text or ""
     text = (text or "").strip()
+    if base_type == "directedPair":
+        source, target = text.split()
+        return (source, target)
     if base_type == "float":
         return float(text)
     if base_type == "integer":
@@ -68,7 +78,17 @@ def _typed(base_type: str, text: str):
 
 
 def _null(value) -> bool:
-    return value is None or (isinstance(value, Counter) and not value)
+    return value is None or value == "" or (isinstance(value, (Counter, tuple)) and not value)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(key, given, case_sensitive: bool) -> bool:
+    if isinstance(key, str) and isinstance(given, str) and not case_sensitive:
+        return key.casefold() == given.casefold()
+    return key == given
 
 
 class _Declaration:
@@ -81,16 +101,33 @@ class _Declaration:
         self.default = self._values(node.find(f"{QTI}defaultValue"))
         self.correct = self._values(node.find(f"{QTI}correctResponse"))
         self.mapping = node.find(f"{QTI}mapping")
-        if self.cardinality not in ("single", "multiple"):
+        if self.cardinality not in ("single", "multiple", "ordered"):
             raise Unsupported(f"cardinality {self.cardinality}")
 
     def _values(self, holder):
         if holder is None:
             return None
-        values = [_typed(self.base_type, value.text) for value in holder.iterfind(f"{QTI}value")]
+        return self.container([_typed(self.base_type, value.text) for value in holder.iterfind(f"{QTI}value")])
+
+    def container(self, values: list):
+        """`values` in this variable's cardinality (None when there are none)."""
         if self.cardinality == "single":
             return values[0] if values else None
-        return Counter(values) or None
+        return (tuple(values) if self.cardinality == "ordered" else Counter(values)) or None
+
+    def response(self, given):
+        """A candidate's response, as an engine receives it: typed text is parsed (a float
+        that does not parse is no response), an empty answer is NULL."""
+        values = [given] if self.cardinality == "single" else list(given or ())
+        parsed = []
+        for value in values:
+            if value is None or value == "":
+                continue
+            try:
+                parsed.append(_typed(self.base_type, value) if isinstance(value, str) else value)
+            except ValueError:
+                continue
+        return self.container(parsed)
 
     def initial(self):
         """Outcome start value: the default; numeric outcomes without one start at 0 (QTI 2.1 5.1)."""
@@ -170,8 +207,8 @@ class Session:
         left, right = (self.evaluate(child) for child in node)
         if _null(left) or _null(right):
             return None
-        if isinstance(left, Counter) != isinstance(right, Counter):
-            raise Unsupported("match of different cardinalities")
+        if type(left) is not type(right) and not (_number(left) and _number(right)):
+            raise Unsupported("match of different cardinalities or types")
         return left == right
 
     def _x_member(self, node):
@@ -189,20 +226,64 @@ class Session:
         return result or None
 
     def _x_mapResponse(self, node):
-        """QTI 2.1 5.3 mapResponse: each distinct value mapped once, summed, then bounded."""
+        """QTI 2.1 5.3 mapResponse: each distinct value mapped once (by the first entry that
+        matches it, string keys compared by `caseSensitive`), summed, then bounded."""
         declaration = self.declarations[node.get("identifier")]
         mapping = declaration.mapping
         if mapping is None:
             raise Unsupported("mapResponse without a mapping")
         value = self.values[declaration.identifier]
-        keys = [] if _null(value) else list(value) if isinstance(value, Counter) else [value]
-        entries = {e.get("mapKey"): float(e.get("mappedValue")) for e in mapping.iterfind(f"{QTI}mapEntry")}
-        total = sum(entries.get(key, float(mapping.get("defaultValue", "0"))) for key in keys)
+        keys = [] if _null(value) else list(dict.fromkeys(value)) if isinstance(value, (Counter, tuple)) else [value]
+        entries = [(_typed(declaration.base_type, e.get("mapKey")), float(e.get("mappedValue")),
+                    e.get("caseSensitive", "true") == "true") for e in mapping.iterfind(f"{QTI}mapEntry")]
+        default = float(mapping.get("defaultValue", "0"))
+        total = sum(next((mapped for key, mapped, case in entries if _same(key, given, case)), default)
+                    for given in keys)
         if mapping.get("lowerBound") is not None:
             total = max(total, float(mapping.get("lowerBound")))
         if mapping.get("upperBound") is not None:
             total = min(total, float(mapping.get("upperBound")))
         return total
+
+    def _x_not(self, node):
+        result = self.evaluate(node[0])
+        return None if result is None else not result
+
+    def _x_stringMatch(self, node):
+        """QTI 2.1 5.3 stringMatch, whole strings (substring="true" is not supported)."""
+        if node.get("substring", "false") != "false":
+            raise Unsupported("stringMatch substring")
+        left, right = (self.evaluate(child) for child in node)
+        if _null(left) or _null(right):
+            return None
+        return _same(left, right, node.get("caseSensitive") == "true")
+
+    def _x_patternMatch(self, node):
+        """QTI 2.1 5.3 patternMatch: the whole string matches an XML Schema regular expression
+        (the subset shared with Python's re: no \\p{..}, \\i, \\c or class subtraction)."""
+        pattern = node.get("pattern")
+        if re.search(r"\\[pPiIcC]|-\[", pattern):
+            raise Unsupported(f"pattern {pattern!r}")
+        value = self.evaluate(node[0])
+        return None if _null(value) else re.fullmatch(pattern, value) is not None
+
+    def _x_equal(self, node):
+        """QTI 2.1 5.3 equal: exact, or the first within [second - t0, second + t1] (absolute)."""
+        values = self._numbers(node)
+        if values is None:
+            return None
+        mode = node.get("toleranceMode")
+        if mode == "exact":
+            return values[0] == values[1]
+        if mode != "absolute" or node.get("includeLowerBound", "true") != "true" or \
+                node.get("includeUpperBound", "true") != "true":
+            raise Unsupported(f"equal toleranceMode {mode}")
+        low, high = (float(t) for t in (node.get("tolerance").split() * 2)[:2])
+        return values[1] - low <= values[0] <= values[1] + high
+
+    def _x_gt(self, node):
+        values = self._numbers(node)
+        return None if values is None else values[0] > values[1]
 
     def _numbers(self, node):
         values = []
@@ -247,18 +328,21 @@ def _declarations(root, kinds: tuple[str, ...]) -> dict[str, _Declaration]:
 
 
 def process_item(item: bytes, response) -> dict:
-    """The item's outcomes after response processing, for the candidate's `response`
-    (an identifier, a collection of identifiers, or None for no answer)."""
+    """The item's outcomes after response processing, for the candidate's `response`: one
+    value for an item with one response variable (an identifier, typed text, a collection for
+    multiple or ordered responses, None for no answer), or a dict {response identifier: value}."""
     root = etree.fromstring(item)
-    (declaration,) = _declarations(root, ("responseDeclaration",)).values()
-    declarations = {declaration.identifier: declaration, **_declarations(root, ("outcomeDeclaration",))}
-    values = {d.identifier: d.initial() for d in declarations.values() if d is not declaration}
-    if declaration.cardinality == "multiple":
-        response = Counter(response or ()) or None
-    values[declaration.identifier] = response
+    responses = _declarations(root, ("responseDeclaration",))
+    declarations = {**responses, **_declarations(root, ("outcomeDeclaration",))}
+    values = {d.identifier: d.initial() for d in declarations.values() if d.identifier not in responses}
+    given = response if isinstance(response, dict) else dict.fromkeys(responses, response)
+    if set(given) - set(responses):
+        raise Unsupported(f"responses to undeclared variables {sorted(set(given) - set(responses))}")
+    for identifier, declaration in responses.items():
+        values[identifier] = declaration.response(given.get(identifier))
     session = Session(declarations, values)
     session.run(_rules(root.find(f"{QTI}responseProcessing")))
-    return {key: value for key, value in session.values.items() if key != declaration.identifier}
+    return {key: value for key, value in session.values.items() if key not in responses}
 
 
 def _rules(processing) -> list:

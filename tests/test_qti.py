@@ -1,10 +1,13 @@
 """QTI 2.1 packages: goldens, official schemas, round trips, determinism, text, identifiers.
 
-Sources: the three quizzes/, examples/features.txt (every feature of the text format)
-and tests/fixtures/qti21/model-fields.json (every model field the text format cannot
-write: HTML, per-option feedback, languages, titles, tags, zero points, feedback at the end).
-Scoring is checked in test_qti_scoring.py, bad packages and other tools' packages in
-test_qti_validate.py.
+Sources: the three quizzes/, examples/features.txt (every feature of the text format),
+examples/all-kinds/quiz.txt (every kind, Markdown, math, images), and two JSON models:
+tests/fixtures/qti21/model-fields.json (every model field the text format cannot write:
+HTML, per-option feedback, languages, titles, tags, zero points, feedback at the end) and
+tests/fixtures/qti21/kinds.json (the corners of each kind: wildcards, negative credit,
+tolerances, distractors, HTML gaps, a text block with an image). Scoring is checked in
+test_qti_scoring.py, rich content in test_qti_content.py, bad packages and other tools'
+packages in test_qti_validate.py and test_qti_reader.py.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.cli import main
 from lmsexport.diagnostics import SourceSpan
-from lmsexport.model import MultipleChoice, Quiz, Text
+from lmsexport import qti21 as names
+from lmsexport.model import MultipleChoice, Quiz, ShortAnswer, Text
 from lmsexport.package import MANIFEST
 from lmsexport.readers import qti21 as reader
 from lmsexport.validation import load_schema, validate_bytes, validate_files
@@ -31,8 +35,12 @@ from lmsexport.writers import qti21 as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 SOURCES = [
-    *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", FIXTURES / "model-fields.json",
+    *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt",
+    ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
 ]
+WARNINGS = {"model-fields": ["W803"], "kinds": ["W806", "W807"], "all-kinds": ["W807"]}
+"""On purpose: model-fields q3 is a checkbox question with one correct option, kinds q6 an
+essay with right / wrong feedback; kinds q9 and all-kinds q10 mix typed and drop-down gaps."""
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 DOC = (ROOT / "docs" / "formats" / "qti21.md").read_text(encoding="utf-8")
 NCNAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
@@ -47,9 +55,10 @@ def _write(source: Path):
 def test_golden_package(source, goldens):
     quiz, package = _write(source)
     assert package.extension == ".qti.zip" and package.zipped
-    # model-fields q3 is a checkbox question with one correct option, on purpose.
-    assert [w.code for w in package.warnings] == (["W803"] if quiz.id == "model-fields" else [])
-    files = {name: content.decode("utf-8") for name, content in package.files.items()}
+    assert [w.code for w in package.warnings] == WARNINGS.get(quiz.id, [])
+    images = {f"{names.MEDIA_FOLDER}{asset.path}": asset.data for asset in quiz.assets}
+    assert {name: package.files[name] for name in images} == images  # the quiz's own bytes
+    files = {name: content.decode("utf-8") for name, content in package.files.items() if name not in images}
     goldens.check_tree(GOLDEN / "writers" / "qti" / quiz.id, files)
 
 
@@ -57,6 +66,8 @@ def test_golden_package(source, goldens):
 def test_every_file_is_valid_against_the_official_schemas(source):
     _, package = _write(source)
     for name, content in package.files.items():
+        if not name.endswith(".xml"):
+            continue
         schema = load_schema("qti21_manifest" if name == MANIFEST else "qti21")
         root = etree.fromstring(content)
         assert schema.validate(root), f"{name}: {schema.error_log}"
@@ -67,16 +78,33 @@ LOSSY = {"lint_ignore": ()}
 """What a package does not carry (docs/formats/qti21.md): lint switches are about the source."""
 
 
+def _as_carried(quiz: Quiz) -> Quiz:
+    """The quiz as QTI carries it (docs/formats/qti21.md, lossy in the round trip): no lint
+    switches, negative credits as 0, no right / wrong feedback on kinds a person marks."""
+    questions = []
+    for question in quiz.questions:
+        if not question.scored:
+            question = dataclasses.replace(question, correct_feedback=None, incorrect_feedback=None)
+        if isinstance(question, ShortAnswer):
+            answers = tuple(dataclasses.replace(a, credit=max(a.credit, 0.0)) for a in question.answers)
+            question = dataclasses.replace(question, answers=answers)
+        questions.append(question)
+    return dataclasses.replace(quiz, questions=tuple(questions), **LOSSY)
+
+
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
 def test_round_trip_gives_the_same_model(source):
     quiz, package = _write(source)
-    assert reader.read(package.to_bytes(), source="package.qti.zip") == dataclasses.replace(quiz, **LOSSY)
+    assert reader.read(package.to_bytes(), source="package.qti.zip") == _as_carried(quiz)
 
 
 def test_the_lossy_fields_are_the_documented_ones():
     quiz = lmsexport.read(FIXTURES / "model-fields.json")
     assert quiz.lint_ignore == ("L001",)
     assert all(f"`Quiz.{name}`" in DOC for name in LOSSY)
+    kinds = lmsexport.read(FIXTURES / "kinds.json")
+    assert _as_carried(kinds) != dataclasses.replace(kinds, **LOSSY)  # the fixture has each lossy case
+    assert "negative credit" in DOC and "W806" in DOC
 
 
 def test_read_questions_point_at_their_item_files():
@@ -87,7 +115,8 @@ def test_read_questions_point_at_their_item_files():
 
 def test_round_trip_keeps_html_as_its_canonical_serialisation():
     source = lmsexport.read(FIXTURES / "model-fields.json")
-    html = '<p>a <b>b</b> <a href="x.html">c</a><br>d &amp; e &lt; f</p><ol><li>g</li></ol><img src="i.png" alt="">'
+    html = ('<p>a <b>b</b> <a href="x.html" rel="noopener noreferrer">c</a><br>d &amp; e &lt; f</p><ol><li>g</li></ol>'
+            '<img src="http://x.org/i.png" alt="">\n<p><b>x</b><i>y</i></p>')
     quiz = _with_prompt(source, Text(html, "html", "fr"))
     assert reader.read(writer.write(quiz).to_bytes(), source="p.zip").questions[0].prompt == Text(html, "html", "fr")
 
@@ -179,25 +208,31 @@ def test_languages_go_where_they_differ():
 
 def test_html_the_format_cannot_hold_is_kept_as_text_with_a_warning():
     source = lmsexport.read(FIXTURES / "model-fields.json")
-    html = ('<table><tr><td onclick="x()">cell</td></tr></table>'
-            '<p style="color:red">para <span><div>block</div></span></p>'
-            '<script>alert(1)</script><img><img src="i.png" width="100px" height="50%"><span lang="en-GB!">x</span>')
+    html = ('<table><tr><td onclick="x()" align="right">cell</td></tr></table>'
+            '<p style="color:red">para <span><div>block</div></span> <u>under</u> <a>no link</a></p>'
+            '<script>alert(1)</script><img><img src="http://x.org/i.png" width="100px" height="50%">'
+            '<span lang="en-GB!">x</span><blockquote>quoted <b>text</b></blockquote><ol start="3"><li>i</li></ol>')
     package = writer.write(_with_prompt(source, Text(html, "html")))
     assert validate_files(package.files, source="p.zip") == []
     stem = etree.fromstring(package.files["items/q1.xml"]).find(f"{QTI}itemBody/{QTI}div")
-    assert "".join(stem.itertext()) == "cellpara blockx" and stem.find(f"{QTI}p/{QTI}span").text == "block"
-    assert stem.find(f"{QTI}img").attrib == {"src": "i.png", "height": "50%", "alt": ""}
-    assert [(w.code, w.severity.value, str(w.span)) for w in package.warnings] == [("W801", "warning", "<model>:2")] * 9
+    assert "".join(stem.itertext()) == "cellpara block under no linkxquoted texti"
+    assert stem.find(f"{QTI}table/{QTI}tbody/{QTI}tr/{QTI}td").text == "cell"  # a table needs its tbody
+    assert stem.find(f"{QTI}blockquote/{QTI}p/{QTI}b") is not None  # a blockquote holds blocks only
+    assert stem.find(f"{QTI}p/{QTI}span").text == "block"
+    assert stem.find(f"{QTI}img").attrib == {"src": "http://x.org/i.png", "height": "50%", "alt": ""}
+    where = [(w.code, w.severity.value, str(w.span)) for w in package.warnings]
+    assert where == [("W801", "warning", "<model>:2")] * 10
     assert [w.message for w in package.warnings] == [
-        "HTML <table> is not allowed in QTI 2.1; its content is kept without it",
-        "HTML <tr> is not allowed in QTI 2.1; its content is kept without it",
-        "HTML <td> is not allowed in QTI 2.1; its content is kept without it",
+        "HTML <td> onclick='x()', align='right' left out: QTI 2.1 allows no such attribute or value",
         "HTML <p> style='color:red' left out: QTI 2.1 allows no such attribute or value",
         "HTML <div> is not allowed here; its content is kept without it",
+        "HTML <u> is not allowed in QTI 2.1; its content is kept without it",
+        "HTML <a> without href is not allowed; its content is kept without it",
         "HTML <script> is left out with its content: QTI 2.1 cannot show it",
         "HTML <img> without src is left out: QTI 2.1 cannot show it",
         "HTML <img> width='100px' left out: QTI 2.1 allows no such attribute or value",
         "HTML <span> lang='en-GB!' left out: QTI 2.1 allows no such attribute or value",
+        "HTML <ol> start='3' left out: QTI 2.1 allows no such attribute or value",
     ]
 
 

@@ -119,9 +119,14 @@ def test_outcome_processing_sums_item_scores_and_compares_the_percentage(maximum
 
 @pytest.mark.parametrize("processing", [
     f'<responseProcessing template="{TEMPLATE}map_response_point"/>',
-    '<responseProcessing><setOutcomeValue identifier="SCORE"><stringMatch caseSensitive="true">'
-    '<baseValue baseType="string">a</baseValue><baseValue baseType="string">a</baseValue></stringMatch>'
+    '<responseProcessing><setOutcomeValue identifier="SCORE"><substring caseSensitive="true">'
+    '<baseValue baseType="string">a</baseValue><baseValue baseType="string">a</baseValue></substring>'
     "</setOutcomeValue></responseProcessing>",
+    '<responseProcessing><responseCondition><responseIf><patternMatch pattern="\\p{L}+">'
+    '<variable identifier="RESPONSE"/></patternMatch></responseIf></responseCondition></responseProcessing>',
+    '<responseProcessing><responseCondition><responseIf><equal toleranceMode="relative" tolerance="5">'
+    '<baseValue baseType="float">1</baseValue><baseValue baseType="float">1</baseValue></equal></responseIf>'
+    "</responseCondition></responseProcessing>",
     '<responseProcessing><exitResponse/></responseProcessing>',
     '<responseProcessing><setOutcomeValue identifier="SCORE"><variable identifier="SCORE" weightIdentifier="W"/>'
     "</setOutcomeValue></responseProcessing>",
@@ -129,3 +134,139 @@ def test_outcome_processing_sums_item_scores_and_compares_the_percentage(maximum
 def test_anything_beyond_the_subset_is_refused(processing):
     with pytest.raises(Unsupported):
         process_item(_item("single", "<correctResponse><value>A</value></correctResponse>", processing), "A")
+
+
+def _typed_item(base_type: str, declaration: str, processing: str, outcomes: str = "") -> bytes:
+    return f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
+  <responseDeclaration identifier="RESPONSE" cardinality="single" baseType="{base_type}">{declaration}
+  </responseDeclaration>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>{outcomes}
+  <itemBody><div><textEntryInteraction responseIdentifier="RESPONSE"/></div></itemBody>
+  {processing}
+</assessmentItem>""".encode()
+
+
+STRINGS = _typed_item("string", """<mapping defaultValue="0" lowerBound="0">
+    <mapEntry mapKey="Paris" mappedValue="2" caseSensitive="false"/><mapEntry mapKey="paris" mappedValue="1"
+      caseSensitive="false"/><mapEntry mapKey="Lyon" mappedValue="-1" caseSensitive="true"/></mapping>""",
+                      f'<responseProcessing template="{TEMPLATE}map_response"/>')
+
+
+@pytest.mark.parametrize("response, score", [
+    ("Paris", 2.0), ("PARIS", 2.0),   # caseSensitive="false"; the first entry that matches counts
+    ("lyon", 0.0), ("Lyon", 0.0),     # case-sensitive entry; -1 is raised to the lower bound
+    ("", 0.0), (None, 0.0),           # an empty string is NULL
+])
+def test_map_response_compares_strings_as_its_entries_say(response, score):
+    assert process_item(STRINGS, response)["SCORE"] == score
+
+
+def _rule(test: str) -> bytes:
+    return _typed_item("string", "", f"""<responseProcessing><responseCondition><responseIf>{test}
+      <setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue>
+    </responseIf></responseCondition></responseProcessing>""")
+
+
+@pytest.mark.parametrize("test, response, score", [
+    ('<stringMatch caseSensitive="false"><variable identifier="RESPONSE"/><baseValue baseType="string">Ab</baseValue>'
+     "</stringMatch>", "aB", 1.0),
+    ('<stringMatch caseSensitive="true"><variable identifier="RESPONSE"/><baseValue baseType="string">Ab</baseValue>'
+     "</stringMatch>", "aB", 0.0),
+    ('<patternMatch pattern="[aA]ll.*"><variable identifier="RESPONSE"/></patternMatch>', "All-reduce", 1.0),
+    ('<patternMatch pattern="[aA]ll"><variable identifier="RESPONSE"/></patternMatch>', "All-reduce", 0.0),  # whole
+    ('<not><isNull><variable identifier="RESPONSE"/></isNull></not>', None, 0.0),
+    ('<not><isNull><variable identifier="RESPONSE"/></isNull></not>', "x", 1.0),
+    ('<patternMatch pattern=".*"><variable identifier="RESPONSE"/></patternMatch>', None, 0.0),  # NULL: not true
+])
+def test_string_tests_follow_qti(test, response, score):
+    assert process_item(_rule(test), response)["SCORE"] == score
+
+
+NUMBER = _typed_item("float", "", """<responseProcessing><responseCondition>
+    <responseIf><equal toleranceMode="exact"><variable identifier="RESPONSE"/><baseValue baseType="float">3</baseValue>
+      </equal><setOutcomeValue identifier="SCORE"><baseValue baseType="float">2</baseValue></setOutcomeValue>
+    </responseIf>
+    <responseElseIf><equal toleranceMode="absolute" tolerance="0.5 1"><variable identifier="RESPONSE"/>
+      <baseValue baseType="float">3</baseValue></equal>
+      <setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue></responseElseIf>
+  </responseCondition></responseProcessing>""")
+
+
+@pytest.mark.parametrize("response, score", [
+    ("3", 2.0), ("3.0", 2.0), ("2.5", 1.0), ("4", 1.0),   # within [3 - 0.5, 3 + 1], ends included
+    ("2.4", 0.0), ("4.01", 0.0), ("three", 0.0), (None, 0.0),   # not a number: no response
+])
+def test_equal_compares_exactly_or_within_an_absolute_tolerance(response, score):
+    assert process_item(NUMBER, response)["SCORE"] == score
+
+
+PAIRS = f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
+  <responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="directedPair">
+    <correctResponse><value>a X</value><value>b Y</value></correctResponse>
+    <mapping defaultValue="0" upperBound="2"><mapEntry mapKey="a X" mappedValue="1.5"/>
+      <mapEntry mapKey="b Y" mappedValue="1.5"/></mapping></responseDeclaration>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <itemBody><div/></itemBody>
+  <responseProcessing template="{TEMPLATE}map_response"/>
+</assessmentItem>""".encode()
+
+
+@pytest.mark.parametrize("response, score", [
+    (["a X", "b Y"], 2.0), (["b Y", "a X"], 2.0), (["a Y", "b Y"], 1.5), (["a Y"], 0.0), ([], 0.0),
+])
+def test_pairs_are_mapped_as_directed_pairs(response, score):
+    assert process_item(PAIRS, response)["SCORE"] == score
+
+
+ORDER = f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
+  <responseDeclaration identifier="RESPONSE" cardinality="ordered" baseType="identifier">
+    <correctResponse><value>b</value><value>a</value><value>c</value></correctResponse></responseDeclaration>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <itemBody><div/></itemBody>
+  <responseProcessing template="{TEMPLATE}match_correct"/>
+</assessmentItem>""".encode()
+
+
+@pytest.mark.parametrize("response, score", [(["b", "a", "c"], 1.0), (["a", "b", "c"], 0.0), (None, 0.0)])
+def test_ordered_responses_match_in_order_only(response, score):
+    assert process_item(ORDER, response)["SCORE"] == score
+
+
+GAPS = f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
+  <responseDeclaration identifier="R1" cardinality="single" baseType="string">
+    <mapping defaultValue="0"><mapEntry mapKey="x" mappedValue="1" caseSensitive="true"/></mapping>
+  </responseDeclaration>
+  <responseDeclaration identifier="R2" cardinality="single" baseType="identifier">
+    <mapping defaultValue="0"><mapEntry mapKey="c" mappedValue="1"/></mapping></responseDeclaration>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <outcomeDeclaration identifier="MAXSCORE" cardinality="single" baseType="float">
+    <defaultValue><value>3</value></defaultValue></outcomeDeclaration>
+  <outcomeDeclaration identifier="N" cardinality="single" baseType="float"/>
+  <itemBody><div/></itemBody>
+  <responseProcessing>
+    <responseCondition><responseIf><not><isNull><variable identifier="R1"/></isNull></not>
+      <setOutcomeValue identifier="N"><sum><variable identifier="N"/><mapResponse identifier="R1"/></sum>
+      </setOutcomeValue></responseIf></responseCondition>
+    <responseCondition><responseIf><not><isNull><variable identifier="R2"/></isNull></not>
+      <setOutcomeValue identifier="N"><sum><variable identifier="N"/><mapResponse identifier="R2"/></sum>
+      </setOutcomeValue></responseIf></responseCondition>
+    <setOutcomeValue identifier="SCORE"><product><variable identifier="MAXSCORE"/><divide><variable identifier="N"/>
+      <baseValue baseType="float">2</baseValue></divide></product></setOutcomeValue>
+    <responseCondition><responseIf><gt><variable identifier="SCORE"/><baseValue baseType="float">2</baseValue></gt>
+      <setOutcomeValue identifier="N"><baseValue baseType="float">-1</baseValue></setOutcomeValue>
+    </responseIf></responseCondition>
+  </responseProcessing>
+</assessmentItem>""".encode()
+
+
+@pytest.mark.parametrize("response, score, n", [
+    ({"R1": "x", "R2": "c"}, 3.0, -1.0), ({"R1": "x"}, 1.5, 1.0), ({"R2": "d"}, 0.0, 0.0), ({}, 0.0, 0.0),
+])
+def test_an_item_with_several_responses_takes_each_by_its_identifier(response, score, n):
+    outcomes = process_item(GAPS, response)
+    assert (outcomes["SCORE"], outcomes["N"]) == (score, n)
+
+
+def test_a_response_to_an_undeclared_variable_is_refused():
+    with pytest.raises(Unsupported):
+        process_item(GAPS, {"R3": "x"})

@@ -56,16 +56,42 @@ def test_points_of_a_foreign_item_come_from_its_mapping():
     assert [c.id for c in question.correct_choices] == ["H", "O"]
 
 
-def test_other_interactions_are_refused_at_their_place():
-    assert _errors((FIXTURES / "text_entry.xml").read_bytes(), "text_entry.xml") == [
-        ("E803", "text_entry.xml:20",
-         "the item has textEntryInteraction; lmsexport reads items with one choiceInteraction")]
+def test_an_interaction_the_model_has_no_kind_for_is_refused_at_its_place():
+    assert _errors((FIXTURES / "gap_match.xml").read_bytes(), "gap_match.xml") == [
+        ("E803", "gap_match.xml:18",
+         "the item has gapMatchInteraction; lmsexport reads one choice, text entry, extended text, match or order "
+         "interaction per item, or text entries and inline choices in a text")]
 
 
-def test_a_foreign_package_reports_every_item_it_cannot_read():
-    assert _errors((FIXTURES / "WebDeveloperTest1.zip").read_bytes(), "wdt.zip") == [
-        ("E803", "wdt.zip!question8.xml:24",
-         "the item has inlineChoiceInteraction; lmsexport reads items with one choiceInteraction")]
+def _one(name: str):
+    (question,) = reader.read((FIXTURES / name).read_bytes(), source=name).questions
+    return question
+
+
+def test_ims_samples_of_every_other_kind_read():
+    typed = _one("text_entry.xml")  # a text entry inside the text: a gap
+    assert typed.kind == "fill_blanks" and typed.case_sensitive  # mapEntry caseSensitive defaults to true
+    assert [(a.text, a.credit) for a in typed.gaps[0].answers] == [("York", 100.0), ("york", 50.0)]
+    assert "sun of\n\t\t\t\t\t___;" in typed.prompt.value and typed.segments[0].endswith("sun of\n\t\t\t\t\t")
+    dropdown = _one("inline_choice.xml")
+    assert [(c.id, c.correct) for c in dropdown.gaps[0].choices] == [("G", False), ("L", False), ("Y", True)]
+    matching = _one("match.xml")
+    assert [(p.id, p.right.value) for p in matching.pairs] == [
+        ("C", "Romeo and Juliet"), ("D", "A Midsummer-Night's Dream"), ("L", "A Midsummer-Night's Dream"),
+        ("P", "TheTempest")]  # two characters of one play: the right item twice
+    assert matching.distractors == ()
+    ordering = _one("order.xml")
+    assert [item.id for item in ordering.items] == ["DriverC", "DriverA", "DriverB"]
+    essay = _one("extended_text.xml")
+    assert essay.kind == "essay" and essay.lines == 10 and "<object" not in essay.prompt.value  # sanitised
+
+
+def test_a_foreign_package_reads_with_its_images():
+    quiz = reader.read((FIXTURES / "WebDeveloperTest1.zip").read_bytes(), source="wdt.zip")
+    assert [q.kind for q in quiz.questions] == ["multiple_choice"] * 7 + ["fill_blanks", "multiple_choice"]
+    assert [(a.path, a.media_type) for a in quiz.assets] == [("directory.jpg", "image/jpeg")]
+    assert 'src="directory.jpg"' in quiz.questions[3].prompt.value
+    assert [len(gap.choices) for gap in quiz.questions[7].gaps] == [3, 4]
 
 
 def test_problems_in_several_items_arrive_together():
@@ -86,11 +112,12 @@ def test_a_missing_item_is_reported_where_the_test_refers_to_it():
         ("E805", "p.zip!test.xml:22", "'items/q3.xml' is referred to here but is not in the package")]
 
 
-def test_feedback_the_model_cannot_hold_is_refused():
+def test_feedback_on_full_marks_is_read_and_other_conditions_are_refused():
     item = f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
   <responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier">
     <correctResponse><value>A</value></correctResponse></responseDeclaration>
   <outcomeDeclaration identifier="FEEDBACK" cardinality="single" baseType="identifier"/>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
   <itemBody><choiceInteraction responseIdentifier="RESPONSE" maxChoices="1">
     <simpleChoice identifier="A">a</simpleChoice><simpleChoice identifier="B">b</simpleChoice>
   </choiceInteraction></itemBody>
@@ -100,8 +127,13 @@ def test_feedback_the_model_cannot_hold_is_refused():
   </responseIf></responseCondition></responseProcessing>
   <modalFeedback outcomeIdentifier="FEEDBACK" identifier="correct_fb" showHide="show">Right</modalFeedback>
 </assessmentItem>""".encode()
-    assert _errors(item, "i.xml") == [
-        ("E803", "i.xml:12", "modalFeedback 'correct_fb' is shown on a condition the model has no place for")]
+    (question,) = reader.read(item, source="i.xml").questions  # match(RESPONSE, correct): full marks
+    assert question.correct_feedback.value == "Right" and question.incorrect_feedback is None
+    full_marks = b'<match><variable identifier="RESPONSE"/><correct identifier="RESPONSE"/></match>'
+    scored = b'<gt><variable identifier="SCORE"/><baseValue baseType="float">0</baseValue></gt>'
+    shown_when_scored = item.replace(full_marks, scored)
+    assert _errors(shown_when_scored, "i.xml") == [
+        ("E803", "i.xml:13", "modalFeedback 'correct_fb' is shown on a condition the model has no place for")]
 
 
 def test_feedback_set_to_the_response_itself_is_per_option_feedback():

@@ -8,7 +8,9 @@ checks the shape of a file; this module holds what XSD 1.0 cannot say, shared by
 
 * the grade list and Moodle's tolerances;
 * names, tags and category paths as Moodle stores them;
-* how lmsexport marks the language of an HTML field, so that the reader can undo it exactly;
+* how lmsexport marks the language of an HTML field, and the feedback it appends to an
+  answer's own (`join_feedback`), so that the reader can undo both exactly;
+* where an image goes in Moodle's file areas (`file_place`);
 * `validate()`: every check `lmsexport validate` runs on a Moodle XML document.
 """
 
@@ -21,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
+from . import moodlecloze
 from .diagnostics import Diagnostic, SourceSpan
 from .model import Text, is_language_tag
 
@@ -51,6 +54,9 @@ _CONTEXT = re.compile(r"\$[a-z]+\$")
 _WRAPPER = re.compile(r'<(span|div) lang="([A-Za-z0-9-]+)"( dir="rtl")?>(.*)</\1>\Z', re.DOTALL)
 _RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
 _RTL_SCRIPTS = frozenset({"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"})
+_MATH = re.compile(r"\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
+_JOINED = re.compile(r'<div class="lmsexport-(correct|incorrect)">')
+_FILE_NASTIES = re.compile(r"[\x00-\x1f\x7f&<>\"`|':\\/]")
 
 
 def grade(percent: float) -> float | None:
@@ -101,10 +107,13 @@ def shorten(text: str, limit: int) -> str:
 
 def question_name(prompt: Text, fallback: str) -> str:
     """The name lmsexport gives a question without a title: the first words of its prompt."""
-    words = prompt.value
-    if prompt.format == "html":
-        words = html.unescape(_ANY_TAG.sub("", _BREAK.sub(" ", words)))
-    return label(shorten(" ".join(words.split()), NAME_WORDS)) or fallback
+    words = html_words(prompt.value) if prompt.format == "html" else " ".join(prompt.value.split())
+    return label(shorten(words, NAME_WORDS)) or fallback
+
+
+def html_words(fragment: str) -> str:
+    """The words of an HTML fragment, without its markup, on one line."""
+    return " ".join(html.unescape(_ANY_TAG.sub("", _BREAK.sub(" ", fragment))).split())
 
 
 def category_path(names: Sequence[str]) -> str:
@@ -154,6 +163,20 @@ def unmark_language(fragment: str) -> tuple[str, str | None]:
     return match[4], match[2]
 
 
+def text_from_html(fragment: str) -> Text:
+    """A plain text if `fragment` is exactly what Text.html() makes of one, else HTML.
+
+    TeX between `\\(` `\\)` or `\\[` `\\]` makes it HTML even without markup: Moodle's MathJax
+    filter shows it as math, and math is part of the model's HTML text (see model.Text)."""
+    if _MATH.search(fragment):
+        return Text(fragment, "html")
+    try:
+        plain = Text(html.unescape(fragment.replace("<br>", "\n")))
+    except ValueError:  # ModelError: a reference to something a text cannot hold (U+0001, NFD)
+        return Text(fragment, "html")
+    return plain if plain.html() == fragment else Text(fragment, "html")
+
+
 def _balanced(inner: str, tag: str) -> bool:
     """True if `inner` closes every `tag` it opens and none it did not (so the wrapper wraps all)."""
     depth = 0
@@ -162,6 +185,44 @@ def _balanced(inner: str, tag: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
+
+
+def join_feedback(own: str, combined: str, which: str) -> str:
+    """An answer's feedback followed by the question's `correct` or `incorrect` feedback.
+
+    Moodle's shortanswer and numerical types have no combined feedback: the learner sees the
+    feedback of the answer they matched, so the question's feedback rides along in a marked
+    `<div>` that split_feedback() takes off again.
+    """
+    return f'{own}<div class="lmsexport-{which}">{combined}</div>'
+
+
+def split_feedback(fragment: str) -> tuple[str, str | None, str | None]:
+    """Undo join_feedback(): (own feedback, `correct`/`incorrect` or None, the joined feedback)."""
+    starts = list(_JOINED.finditer(fragment))
+    if not starts or not fragment.endswith("</div>"):
+        return fragment, None, None
+    inner = fragment[starts[-1].end(): -len("</div>")]
+    if not _balanced(inner, "div"):
+        return fragment, None, None
+    return fragment[: starts[-1].start()], starts[-1][1], inner
+
+
+def file_place(path: str) -> tuple[str, str]:
+    """An asset path as a Moodle file area keeps it: (`/img/`, `graph.png`).
+
+    file_storage::create_file_from_string() cleans names with PARAM_FILE, which deletes
+    control characters and `& < > " \\` | ' : \\ /`; the same is done here, so that the
+    `@@PLUGINFILE@@` link and the stored file keep matching. Folders are kept, so two
+    `graph.png` in different folders stay two files.
+    """
+    *folders, name = (_FILE_NASTIES.sub("", part) or "_" for part in path.split("/"))
+    return "/" + "".join(f"{folder}/" for folder in folders), name
+
+
+def nearest_grade(percent: float) -> float:
+    """The value of Moodle's grade list nearest to `percent` (the higher one on a tie)."""
+    return min(GRADES, key=lambda value: (abs(value - percent), -value))
 
 
 def trans_single(value: str | None, default: bool) -> bool:
@@ -221,6 +282,7 @@ def check(root, *, source: str) -> list[Diagnostic]:
             findings += _check_grades(question, source)
         if kind == "multichoice":
             findings += _check_multichoice(question, source)
+        findings += _KIND_CHECKS.get(kind, lambda *_: [])(question, source)
     return findings
 
 
@@ -272,6 +334,58 @@ def _check_multichoice(question, source: str) -> list[Diagnostic]:
                          f"{total:g} %, not 100 % (qtype_multichoice: fractionsaddwrong)",
                          "share 100 % among the right answers, e.g. 50 + 50 or 3 x 33.33333")]
     return []
+
+
+def _check_full_credit(question, source: str) -> list[Diagnostic]:
+    """shortanswer and numerical save_question_options(): the best answer is worth 100 % (fractionsnomax)."""
+    percents = [answer_percent(a, question.get("type")) for a in question.iterchildren("answer")
+                if (a.findtext("text") or "").strip()]
+    if None in percents or any(grade(p) == 100 for p in percents):
+        return []  # a grade that is not a number is the schema's finding
+    return [_finding(source, question, "V309", f"no answer of this {question.get('type')} question is worth 100 %, "
+                     "so Moodle refuses it (fractionsnomax)", "give the right answer fraction=\"100\"")]
+
+
+def _check_numerical(question, source: str) -> list[Diagnostic]:
+    findings = _check_full_credit(question, source)
+    for answer in question.iterchildren("answer"):
+        text = (answer.findtext("text") or "").strip()
+        if text != "*" and not _NUMERIC_ANSWER.fullmatch(text):
+            findings.append(_finding(source, answer, "V313", f"numerical answer {text!r} is not a number or *, which "
+                                     "Moodle refuses (answermustbenumberorstar)", "write the number, such as 2.5"))
+    return findings
+
+
+def _check_matching(question, source: str) -> list[Diagnostic]:
+    """qtype_match::save_question_options(): its `nomatchinganswer` notice ends importprocess()."""
+    return [_finding(source, sub, "V310", "this subquestion has a text but no answer to match; Moodle stops the "
+                     "import at this question without importing the ones after it (nomatchinganswer)",
+                     "give it an <answer><text>, or leave the text empty to make the answer a distractor")
+            for sub in question.iterchildren("subquestion")
+            if (sub.findtext("text") or "").strip() and not (sub.findtext("answer/text") or "").strip()]
+
+
+def _check_ordering(question, source: str) -> list[Diagnostic]:
+    """qtype_ordering::save_question_options(): its `notenoughanswers` notice ends importprocess()."""
+    if sum(bool((a.findtext("text") or "").strip()) for a in question.iterchildren("answer")) >= 2:
+        return []
+    return [_finding(source, question, "V311", "an ordering question needs two items or more; Moodle stops the import "
+                     "at this question without importing the ones after it (notenoughanswers)", "add the items")]
+
+
+def _check_cloze(question, source: str) -> list[Diagnostic]:
+    """import_multianswer(): qtype_multianswer_validate_question() refuses the whole question."""
+    _, gaps = moodlecloze.parse((question.findtext("questiontext/text") or "").strip())
+    return [_finding(source, question.find("questiontext"), "V312", "Moodle refuses this Cloze question "
+                     f"(invalidmultianswerquestion): {problem}", "write each gap as {1:SHORTANSWER:=answer} or "
+                     "{1:MULTICHOICE:=right~wrong}; see https://docs.moodle.org/en/Embedded_Answers_(Cloze)_question_type")
+            for problem in moodlecloze.problems(gaps)]
+
+
+_KIND_CHECKS = {"shortanswer": _check_full_credit, "numerical": _check_numerical, "matching": _check_matching,
+                "match": _check_matching, "ordering": _check_ordering, "cloze": _check_cloze,
+                "multianswer": _check_cloze}
+_NUMERIC_ANSWER = re.compile(r"[+-]?(?:[0-9]+[.,]?[0-9]*|[.,][0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def _finding(source: str, node, code: str, message: str, hint: str) -> Diagnostic:

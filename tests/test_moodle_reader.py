@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -11,13 +14,35 @@ import casefile
 import lmsexport
 from conftest import ROOT
 from lmsexport import SourceError
-from lmsexport.model import Choice, MultipleChoice, Quiz, Settings, Text
+from lmsexport.model import (
+    Answer,
+    Asset,
+    Choice,
+    Description,
+    Essay,
+    FillBlanks,
+    Gap,
+    Matching,
+    MatchPair,
+    MultipleChoice,
+    Numeric,
+    NumericAnswer,
+    OrderItem,
+    Ordering,
+    Quiz,
+    Settings,
+    ShortAnswer,
+    Text,
+    TrueFalse,
+)
 from lmsexport.readers import moodle as reader
+from lmsexport.validation import validate_bytes
 from lmsexport.writers import moodle as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
 ERRORS = FIXTURES / "read-errors.txt"
-SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt"]
+SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
+                                                     ROOT / "examples" / "all-kinds" / "quiz.txt"]
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 
@@ -28,13 +53,74 @@ def _through_moodle(quiz: Quiz) -> Quiz:
 
 def without_lossy_fields(quiz: Quiz) -> Quiz:
     """The quiz as a Moodle question bank can hold it: see docs/formats/moodle.md, "Lossy fields"."""
-    return dataclasses.replace(quiz, settings=Settings(shuffle=quiz.settings.shuffle), lint_ignore=())
+    shuffles = any(q.kind in ("multiple_choice", "matching") or any(g.choices for g in getattr(q, "gaps", ()))
+                   for q in quiz.questions)
+    return dataclasses.replace(quiz, settings=Settings(shuffle=quiz.settings.shuffle and shuffles), lint_ignore=())
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.parent.name if p.stem == "quiz" else p.stem)
 def test_quizzes_come_back_from_moodle_xml(source):
     quiz = lmsexport.read(source)
     assert _through_moodle(quiz) == without_lossy_fields(quiz)
+
+
+RICH = ('<p><strong>Bold</strong>, <code>x = 1</code> and \\(x^2\\):</p>\n<ul>\n<li>one</li>\n</ul>\n'
+        '<table><tr><td>1 &lt; 2</td></tr></table>\n<p>\\[\\frac{a}{b}\\]</p>')
+ASSETS = (
+    Asset(path="img/a.png", media_type="image/png", data=base64.b64decode(PNG)),
+    Asset(path="img/b c.svg", media_type="image/svg+xml", data=b'<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    Asset(path="other/a.png", media_type="image/png", data=base64.b64decode(PNG) + b"other"),
+)
+"""Two images named a.png in two folders, and a name with a space, in the order the bank shows them."""
+
+
+def _html(value: str) -> Text:
+    return Text(value, "html")
+
+
+def _every_kind() -> Quiz:
+    """Every kind, with rich text, math, images and every feedback each kind's Moodle type can hold."""
+    right, wrong = _html("<p><em>Right</em>.</p>"), Text("Wrong: 1 < 2.")
+    feedback = {"correct_feedback": right, "incorrect_feedback": wrong}
+    tricky = ['}#~/"\\', "=x", "%50%y", "a&", "&amp;", "{1:SA:=no}"]
+    return Quiz(id="every-kind", title="Every kind", lang="en", settings=Settings(shuffle=True), assets=ASSETS,
+                questions=(
+        MultipleChoice(id="q1", prompt=_html(RICH + '<p><img src="img/a.png" alt="A"></p>'), **feedback,
+                       explanation=_html('<p><img src="img/b c.svg" alt="B"> \\(\\sqrt{2}\\)</p>'),
+                       choices=(Choice(id="a", text=_html('<img src="other/a.png" alt="other">'), correct=True,
+                                       feedback=_html("<p>yes</p>")), Choice(id="b", text=Text("no")))),
+        TrueFalse(id="q2", prompt=Text("False?"), answer=False, **feedback),
+        ShortAnswer(id="q3", prompt=_html("<p>Capital?</p>"), case_sensitive=True, **feedback, answers=(
+            Answer(text="Paris", feedback=_html("<p>Yes</p>")), Answer(text="par*", credit=50),
+            Answer(text="Lyon", credit=0, feedback=Text("No")))),
+        Numeric(id="q4", prompt=Text("Pi?"), points=3, **feedback, answers=(
+            NumericAnswer(value=3, tolerance=0.5, credit=50), NumericAnswer(value=3.14159, tolerance=0.001,
+                                                                            feedback=Text("Good")),
+            NumericAnswer(value=1e-09, credit=-25))),
+        Essay(id="q5", prompt=_html(RICH), lines=7, explanation=_html("<p>A model answer</p>")),
+        Matching(id="q6", prompt=Text("Match."), **feedback, distractors=(Text("none"), Text("0 < 1")), pairs=(
+            MatchPair(id="a", left=_html('<img src="img/a.png" alt="A"> \\(x\\)'), right=Text("ex")),
+            MatchPair(id="b", left=Text("y < z"), right=Text("why & zed")))),
+        Ordering(id="q7", prompt=Text("Order."), **feedback, items=(
+            OrderItem(id="a", text=_html("\\(1\\)")), OrderItem(id="b", text=_html("<strong>2</strong>")),
+            OrderItem(id="c", text=Text("3 < 4")))),
+        FillBlanks(id="q8", prompt=Text("{1:SA:=x} is ___ or ___ ~ #."), points=4, case_sensitive=True, segments=(
+            "{1:SA:=x} is ", Gap(id="g1", answers=(Answer(text=tricky[0]), *(
+                Answer(text=t, credit=50, feedback=Text("<b>not</b> quite ~ } #")) for t in tricky[1:]))),
+            " or ", Gap(id="g2", choices=(Choice(id="a", text=_html("<code>a~b</code>")),
+                                         Choice(id="b", text=Text("{1:SA:x}"), correct=True,
+                                                feedback=_html("<i>}</i>")))),
+            " ~ #.")),
+        Description(id="t1", points=0, prompt=_html('<p><img src="img/b c.svg" alt="B"></p>'),
+                    explanation=Text("Read it.")),
+    ))
+
+
+def test_every_kind_with_rich_text_math_and_images_comes_back():
+    quiz = _every_kind()
+    (content,) = writer.write(quiz).files.values()
+    assert validate_bytes(content, source="every-kind.moodle.xml") == []
+    assert reader.read(content, source="every-kind.moodle.xml") == quiz
 
 
 def _every_feature() -> Quiz:
@@ -80,11 +166,15 @@ def test_a_moodle_export_validates_and_reads():
     capital, primes = quiz.questions
     assert (capital.id, capital.title, capital.points, capital.tags) == ("capital-fr", "Capital of France", 2.0,
                                                                          ("geography", "europe"))
-    assert f'<img src="data:image/png;base64,{PNG}" alt="French flag"' in capital.prompt.value
-    assert f'<img src="data:image/png;base64,{PNG}" alt="port">' in capital.choices[2].text.value
+    # Files become assets, their @@PLUGINFILE@@ links (URL-encoded or not) the assets' paths.
+    assert [(a.path, a.media_type, a.data) for a in quiz.assets] == [
+        ("flag fr.png", "image/png", base64.b64decode(PNG)), ("sub/port.png", "image/png", base64.b64decode(PNG))]
+    assert '<img src="flag fr.png" alt="French flag"' in capital.prompt.value
+    assert '<img src="sub/port.png" alt="port">' in capital.choices[2].text.value
     assert capital.explanation == Text("<p>Paris has been the capital since 987 &amp; still is.</p>", "html")
     assert [(c.text.value, c.correct) for c in capital.choices[:2]] == [("<p>Paris</p>", True), ("Lyon", False)]
     assert capital.choices[1].feedback == Text("Lyon is the third largest city.") and capital.choices[2].feedback is None
+    assert capital.correct_feedback is not None and capital.incorrect_feedback is not None
     assert (primes.id, primes.multiple_response, primes.tags) == ("primes", True, ("maths",))
     assert [c.correct for c in primes.choices] == [True, True, True, False]
     assert primes.choices[3].text == Text("<p>9, which ends a CDATA section: ]]></p>", "html")
@@ -100,15 +190,54 @@ def test_lmsexport_read_takes_xml_files_as_moodle_xml():
     assert [c.id for c in question.correct_choices] == ["c", "e"]
 
 
+def test_moodles_own_exports_of_every_kind_read():
+    """Moodle's qtype test fixtures: each question type the model has becomes its kind."""
+    (essay,) = lmsexport.read(FIXTURES / "essay-testquestion.moodle.xml").questions
+    assert (essay.kind, essay.lines, essay.explanation) == ("essay", 15, Text("This is general feedback"))
+    (match,) = lmsexport.read(FIXTURES / "match-testquestion.moodle.xml").questions
+    assert [(p.left.value, p.right.value) for p in match.pairs] == [
+        ("frog", "amphibian"), ("cat", "mammal"), ("newt", "amphibian")]
+    assert match.distractors == (Text("insect"),)
+    assert (match.correct_feedback, match.incorrect_feedback) == (Text("Well done!"), Text("That is not right at all."))
+    (order,) = lmsexport.read(FIXTURES / "ordering-testquestion.moodle.xml").questions
+    assert [i.text.value for i in order.items] == [
+        "Modular", "Object", "Oriented", "Dynamic", "Learning", "Environment"]
+    (short,) = lmsexport.read(FIXTURES / "shortanswer-testquestion.moodle.xml").questions
+    assert [(a.text, a.credit) for a in short.answers] == [("frog", 100), ("toad", 80)]
+    assert short.incorrect_feedback == Text("That is a bad answer.")  # the last answer *, worth 0
+    (tf,) = lmsexport.read(FIXTURES / "html_chars_in_idnumbers.xml").questions
+    assert tf.kind == "true_false" and tf.answer is True
+    bank = lmsexport.read(FIXTURES / "nested_categories_with_questions.xml")
+    assert [q.kind for q in bank.questions] == ["true_false", "essay", "true_false", "true_false", "true_false"]
+
+
+def test_moodles_numerical_description_and_cloze_questions_read():
+    """moodle-bank-exemple.xml without its calculatedmulti questions, and the core Cloze of gapfill's examples."""
+    bank = re.sub(r'<question type="calculatedmulti">.*?</question>', "",
+                  (FIXTURES / "moodle-bank-exemple.xml").read_text(encoding="utf-8"), flags=re.DOTALL)
+    quiz = reader.read(bank, source="bank.xml")
+    kinds = Counter(q.kind for q in quiz.questions)
+    assert kinds == {"multiple_choice": 5, "numeric": 4, "essay": 1, "description": 1}
+    two_answers = next(q for q in quiz.questions if q.title == "num:2rounding")
+    assert [(a.value, a.tolerance, a.credit) for a in two_answers.answers] == [
+        (1.4142135623730951, 0.001, 100), (1.4142135623730951, 0.1, 50)]
+    assert [a.path for a in quiz.assets] == ["4.png", "dessin.svg"]
+    gapfill = (FIXTURES / "gapfill-en-gapfill_examples.xml").read_text(encoding="utf-8")
+    cloze = re.search(r'<question type="cloze">.*?</question>', gapfill, flags=re.DOTALL)[0]
+    (question,) = reader.read(f"<quiz>{cloze}</quiz>", source="cloze.xml").questions
+    assert question.kind == "fill_blanks" and question.points == 2
+    assert [g.answers[0].text for g in question.gaps] == ["cat", "mat"]
+    assert question.prompt == Text("This is an example of the Moodle core Embedded (Cloze) question type for "
+                                   "comparison with Gapfill.\n\nThe ___ sat on the ___")  # gap texts are plain
+
+
 UNSUPPORTED = {
-    "broken_cloze_questions.xml": [4, 20, 36, 52, 68],
-    "essay-testquestion.moodle.xml": [12],
-    "html_chars_in_idnumbers.xml": [15],
-    "moodle-bank-exemple.xml": [12, 259, 284, 312, 340, 375, 417, 534],
-    "nested_categories_with_questions.xml": [15, 55, 83, 123, 163],
-    "match-testquestion.moodle.xml": [12],
-    "ordering-testquestion.moodle.xml": [12],
-    "shortanswer-testquestion.moodle.xml": [12],
+    "ddimageortext-testquestion.moodle.xml": [12],
+    "gapfill-en-gapfill_examples.xml": [15, 71, 135, 229, 305, 365, 437, 575, 651, 744, 834, 914, 986, 1056, 1140,
+                                        1240, 1314, 1506, 1614, 1674, 1746, 1818, 1872],
+    "gapselect-testquestion.moodle.xml": [12],
+    "moodle-bank-exemple.xml": [417, 534],
+    "oumultiresponse-testquestion.moodle.xml": [12],
 }
 
 
@@ -118,6 +247,12 @@ def test_every_question_of_a_type_not_read_is_reported_on_its_line(name):
         lmsexport.read(FIXTURES / name)
     assert {d.code for d in caught.value.diagnostics} == {"E603"}
     assert [d.span.line for d in caught.value.diagnostics] == UNSUPPORTED[name]
+
+
+def test_cloze_questions_moodle_refuses_are_errors_on_their_lines():
+    with pytest.raises(SourceError) as caught:
+        lmsexport.read(FIXTURES / "broken_cloze_questions.xml")
+    assert [(d.code, d.span.line) for d in caught.value.diagnostics] == [("E607", line) for line in (8, 24, 40, 56, 72)]
 
 
 def test_a_bare_question_is_refused_with_what_is_read():
@@ -188,3 +323,30 @@ def test_character_references_a_plain_text_cannot_hold_stay_html():
 def test_reading_and_rewriting_a_written_bank_gives_the_same_bytes(golden):
     content = golden.read_bytes()
     assert writer.write(reader.read(content, source=golden.name)).files == {golden.name: content}
+
+
+def _with_file(name: str, text: str, data: bytes, path: str = "/") -> str:
+    encoded = base64.b64encode(data).decode("ascii")
+    return (f'<question type="description"><name><text>{name}</text></name><questiontext format="html">'
+            f'<text>{text}</text><file name="{name}" path="{path}" encoding="base64">{encoded}</file>'
+            '</questiontext></question>')
+
+
+def test_files_of_one_name_in_several_questions_are_told_apart():
+    """Each Moodle question has its own file area: two image.png may differ; the same one is kept once."""
+    link = "&lt;img src=&quot;@@PLUGINFILE@@/image.png&quot;&gt;"
+    document = "<quiz>{}</quiz>".format("".join([
+        _with_file("image.png", link, b"one"), _with_file("image.png", link, b"two"),
+        _with_file("image.png", link, b"one"), _with_file("notes.pdf", "&lt;a href=&quot;@@PLUGINFILE@@/notes.pdf"
+                                                          "&quot;&gt;notes&lt;/a&gt;", b"%PDF")]))
+    quiz = reader.read(document, source="files.xml")
+    assert [(a.path, a.data) for a in quiz.assets] == [("image.png", b"one"), ("q2/image.png", b"two")]
+    assert [q.prompt.value for q in quiz.questions[:3]] == [
+        '<img src="image.png">', '<img src="q2/image.png">', '<img src="image.png">']
+    # The model's assets are images: any other file stays in its text, as a data: URI.
+    assert quiz.questions[3].prompt.value == '<a href="data:application/octet-stream;base64,JVBERg==">notes</a>'
+
+
+def test_a_file_no_text_links_to_is_not_an_asset():
+    quiz = reader.read(f"<quiz>{_with_file('unused.png', 'no image', b'x')}</quiz>", source="unused.xml")
+    assert quiz.assets == () and quiz.questions[0].prompt == Text("no image")

@@ -10,13 +10,36 @@ from lxml import etree
 
 import lmsexport
 from conftest import GOLDEN, ROOT
-from lmsexport.model import Choice, MultipleChoice, Question, Quiz, Settings, Text
+from lmsexport import moodlecloze
+from lmsexport.model import (
+    Answer,
+    Asset,
+    Choice,
+    Description,
+    Essay,
+    FillBlanks,
+    Gap,
+    Matching,
+    MatchPair,
+    MultipleChoice,
+    Numeric,
+    NumericAnswer,
+    OrderItem,
+    Ordering,
+    Question,
+    Quiz,
+    Settings,
+    ShortAnswer,
+    Text,
+    TrueFalse,
+)
 from lmsexport.moodlerules import GRADES, adds_up, grade
 from lmsexport.readers.moodle import read as read_moodle
 from lmsexport.validation import validate_files
 from lmsexport.writers import moodle
 
-SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt"]
+SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
+                                                     ROOT / "examples" / "all-kinds" / "quiz.txt"]
 
 
 def _quiz(*questions: Question, **fields) -> Quiz:
@@ -37,7 +60,7 @@ def _texts(package: lmsexport.Package, path: str) -> list[str]:
     return [node.text or "" for node in _root(package).iterfind(path)]
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.parent.name if p.stem == "quiz" else p.stem)
 def test_golden_and_valid(source, goldens):
     quiz = lmsexport.read(source)
     package = moodle.write(quiz)
@@ -58,7 +81,7 @@ def test_golden_files_also_pass_the_other_validator():
 
 
 def test_writing_twice_gives_identical_bytes():
-    quiz = lmsexport.read(ROOT / "examples" / "features.txt")
+    quiz = lmsexport.read(ROOT / "examples" / "all-kinds" / "quiz.txt")
     assert moodle.write(quiz).files == moodle.write(quiz).files
 
 
@@ -218,15 +241,15 @@ def test_a_tag_moodle_would_change_is_a_warning():
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class _Essay(Question):
-    kind: ClassVar[str] = "essay"
+class _Hotspot(Question):
+    kind: ClassVar[str] = "hotspot"
 
 
 def test_a_kind_moodle_output_does_not_support_is_left_out_with_a_warning():
-    package = moodle.write(_quiz(_mc(), _Essay(id="q2", prompt=Text("Discuss."))))
+    package = moodle.write(_quiz(_mc(), _Hotspot(id="q2", prompt=Text("Click."))))
     assert [q.get("type") for q in _root(package).iter("question")] == ["category", "multichoice"]
     (warning,) = package.warnings
-    assert warning.code == "W654" and "question q2 is of kind 'essay'" in warning.message
+    assert warning.code == "W654" and "question q2 is of kind 'hotspot'" in warning.message
 
 
 def test_a_bank_holds_each_quiz_in_its_own_category():
@@ -251,3 +274,139 @@ def test_a_bank_tells_apart_quizzes_with_one_title():
 def test_an_empty_bank_is_refused():
     with pytest.raises(ValueError):
         moodle.write_bank([], "bank")
+
+
+def _question(package: lmsexport.Package, qtype: str):
+    return next(q for q in _root(package).iter("question") if q.get("type") == qtype)
+
+
+def test_true_false_puts_the_questions_feedback_on_its_answers():
+    question = TrueFalse(id="q1", prompt=Text("Is it?"), answer=False, correct_feedback=Text("Right"),
+                         incorrect_feedback=Text("Wrong"))
+    node = _question(moodle.write(_quiz(question)), "truefalse")
+    answers = [(a.findtext("text"), a.get("fraction"), a.findtext("feedback/text")) for a in node.iter("answer")]
+    assert answers == [("true", "0", "Wrong"), ("false", "100", "Right")]
+    assert node.findtext("penalty") == "1" and node.find("correctfeedback") is None
+
+
+def test_short_answers_in_written_order_on_the_grade_list_then_a_catch_all():
+    """Moodle grades the first answer a response matches, in file order, as the model does."""
+    question = ShortAnswer(id="q1", prompt=Text("City?"), case_sensitive=True, incorrect_feedback=Text("No"),
+                           answers=(Answer(text="Lyon", credit=33), Answer(text="Paris"),
+                                    Answer(text="Pa*", credit=45)))
+    package = moodle.write(_quiz(question))
+    node = _question(package, "shortanswer")
+    assert node.findtext("usecase") == "1"
+    assert [(a.findtext("text"), a.get("fraction")) for a in node.iter("answer")] == [
+        ("Lyon", "33.33333"), ("Paris", "100"), ("Pa*", "50"), ("*", "0")]
+    assert [w.code for w in package.warnings] == ["W655", "W655"]
+    assert "answer 'Pa*' of question q1 is worth 45 %" in package.warnings[1].message
+    assert validate_files(package.files, source="x") == []
+
+
+def test_numbers_are_written_exactly_with_their_tolerance():
+    question = Numeric(id="q1", prompt=Text("Small?"), answers=(
+        NumericAnswer(value=1e-09, tolerance=2.5e-10), NumericAnswer(value=256, tolerance=1, credit=50)))
+    node = _question(moodle.write(_quiz(question)), "numerical")
+    assert [(a.findtext("text"), a.findtext("tolerance"), a.get("fraction")) for a in node.iter("answer")] == [
+        ("1e-09", "2.5e-10", "100"), ("256", "1", "50")]
+    assert [node.findtext(n) for n in ("showunits", "unitgradingtype", "unitsleft")] == ["3", "0", "0"]
+
+
+def test_essay_and_description_have_no_place_for_right_or_wrong_feedback():
+    essay = Essay(id="q1", prompt=Text("Discuss."), lines=6, correct_feedback=Text("Good"))
+    text = Description(id="t1", points=0, prompt=Text("Read."), incorrect_feedback=Text("x"))
+    package = moodle.write(_quiz(essay, text))
+    node = _question(package, "essay")
+    assert [node.findtext(n) for n in ("responseformat", "responsefieldlines", "responserequired", "attachments")] == [
+        "editor", "6", "1", "0"]
+    assert _question(package, "description").findtext("defaultgrade") == "0"
+    assert [(w.code, w.message.split(",")[0]) for w in package.warnings] == [
+        ("W656", "question q1 has correct feedback"), ("W656", "question t1 has incorrect feedback")]
+
+
+def test_matching_pairs_distractors_and_plain_right_hand_items():
+    question = Matching(id="q1", prompt=Text("Match."), correct_feedback=Text("All right"), pairs=(
+        MatchPair(id="a", left=Text("<H2O>", "plain"), right=Text("water")),
+        MatchPair(id="b", left=Text("<b>NaCl</b>", "html"), right=Text("<em>salt</em> &amp; more", "html"))),
+        distractors=(Text("sand"),))
+    package = moodle.write(_quiz(question))
+    node = _question(package, "matching")
+    subs = [(s.findtext("text"), s.findtext("answer/text")) for s in node.iter("subquestion")]
+    assert subs == [("&lt;H2O&gt;", "water"), ("<b>NaCl</b>", "salt & more"), ("", "sand")]
+    assert node.findtext("correctfeedback/text") == "All right" and node.find("shownumcorrect") is not None
+    (warning,) = package.warnings
+    assert warning.code == "W657" and "'salt & more'" in warning.message
+
+
+def test_ordering_writes_the_items_in_order_with_moodles_options():
+    question = Ordering(id="q1", prompt=Text("Order."), items=tuple(
+        OrderItem(id=i, text=Text(t)) for i, t in zip("abc", ["one", "two", "three"], strict=True)))
+    node = _question(moodle.write(_quiz(question)), "ordering")
+    assert [(a.get("fraction"), a.findtext("text")) for a in node.iter("answer")] == [
+        ("1", "one"), ("2", "two"), ("3", "three")]
+    options = ("layouttype", "selecttype", "selectcount", "gradingtype", "showgrading", "numberingstyle",
+               "shownumcorrect")
+    assert [node.findtext(n) for n in options] == ["VERTICAL", "ALL", "3", "ALL_OR_NOTHING", "SHOW", "none", "1"]
+
+
+def _cloze(*segments, points=2.0, **fields) -> FillBlanks:
+    shown = "".join(s if isinstance(s, str) else "___" for s in segments)
+    return FillBlanks(id="q1", prompt=Text(shown), points=points, segments=segments, **fields)
+
+
+def test_fill_blanks_become_cloze_gaps_weighted_by_points():
+    question = _cloze("Paris is in ", Gap(id="g1", answers=(Answer(text="France"),)), " near ",
+                      Gap(id="g2", choices=(Choice(id="a", text=Text("Spain")), Choice(id="b", text=Text("Italy"),
+                                                                                        correct=True))), ".", points=4)
+    package = moodle.write(_quiz(question, settings=Settings(shuffle=False)))
+    node = _question(package, "cloze")
+    assert node.findtext("questiontext/text") == (
+        "Paris is in {2:SHORTANSWER:=France} near {2:MULTICHOICE:Spain~=Italy}.")
+    assert node.find("defaultgrade") is None and package.warnings == []
+    assert validate_files(package.files, source="x") == []
+
+
+def test_cloze_marks_that_are_not_whole_and_one_choice_drop_downs_are_warnings():
+    question = _cloze(Gap(id="g1", answers=(Answer(text="a"), Answer(text="b", credit=33.3))), " and ",
+                      Gap(id="g2", choices=(Choice(id="a", text=Text("<b>only</b>", "html"), correct=True),)), points=3)
+    package = moodle.write(_quiz(question))
+    assert _question(package, "cloze").findtext("questiontext/text") == (
+        "{1:SHORTANSWER:=a~%33%b} and {1:SHORTANSWER:=only}")
+    assert [w.code for w in package.warnings] == ["W658", "W655", "W658"]
+    assert "is worth 2 in Moodle" in package.warnings[0].message
+
+
+@pytest.mark.parametrize("answer", ["}", "#", "~", "\\", "a\\", "/", '"', "=x", "%50%y", "a&", "&amp;", "&#35;",
+                                    "<b>", "{1:SA:=x}", " spaced ", "é ü 中"])
+def test_cloze_answers_come_back_from_moodles_parser_as_written(answer):
+    gap = moodlecloze.write_gap(1, "SHORTANSWER", [(100, answer, f"fb {answer}"), (0, "other", "")])
+    pieces, (parsed,) = moodlecloze.parse(f"before {gap} after")
+    assert pieces == ["before ", " after"] and moodlecloze.problems([parsed]) == []
+    assert [(a.text, a.percent, a.feedback) for a in parsed.alternatives] == [
+        (answer, 100, f"fb {answer}"), ("other", 0, "")]
+
+
+def test_images_travel_as_files_of_the_texts_that_show_them():
+    png = Asset(path="img/a.png", media_type="image/png", data=b"\x89PNG one")
+    other = Asset(path="other/a.png", media_type="image/png", data=b"\x89PNG two")
+    odd = Asset(path="it's.png", media_type="image/png", data=b"\x89PNG odd")
+    show = '<img src="{}" alt="x">'.format
+    question = MultipleChoice(id="q1", prompt=Text(show("img/a.png") + show("other/a.png") + show("img/a.png"), "html"),
+                              choices=(Choice(id="a", text=Text(show("it&#x27;s.png"), "html"), correct=True),
+                                       Choice(id="b", text=Text(show("img/a.png"), "html"))))
+    quiz = _quiz(question, description=Text(show("img/a.png"), "html"), assets=(png, other, odd))
+    package = moodle.write(quiz)
+    node = _question(package, "multichoice")
+    prompt = node.find("questiontext")
+    assert prompt.findtext("text") == (show("@@PLUGINFILE@@/img/a.png") + show("@@PLUGINFILE@@/other/a.png")
+                                       + show("@@PLUGINFILE@@/img/a.png"))
+    assert [(f.get("path"), f.get("name"), f.text) for f in prompt.iter("file")] == [
+        ("/img/", "a.png", "iVBORyBvbmU="), ("/other/", "a.png", "iVBORyB0d28=")]
+    first, second = node.iter("answer")
+    assert first.findtext("text") == show("@@PLUGINFILE@@/its.png")  # PARAM_FILE drops the apostrophe
+    assert [f.get("name") for f in first.iter("file")] == ["its.png"]
+    assert [f.get("name") for f in second.iter("file")] == ["a.png"]
+    assert _root(package).find("question/info").find("file") is None  # a category's info keeps no files
+    assert [w.code for w in package.warnings] == ["W659", "W659"]
+    assert validate_files(package.files, source="x") == []

@@ -2,19 +2,21 @@
 
 Files are read the way Moodle's importer reads them (moodle/moodle question/format/xml/format.php,
 qformat_xml; https://docs.moodle.org/en/Moodle_XML_format): the first element of each name,
-wherever it is; texts trimmed; each field's `format` honoured, with embedded `<file>`s
-inlined as `data:` URIs. Multichoice questions become the model's multiple-choice questions;
-a question of any other type is an error naming its line and the types read, never skipped.
-A file with several categories reads as one quiz named after the first. lmsexport's own
-marks (names derived from prompts, idnumbers prefixed with the quiz id, language wrappers)
-are undone, so that reading what writers/moodle.py wrote gives the quiz back.
+wherever it is; texts trimmed; each field's `format` honoured. Embedded `<file>`s become the
+quiz's assets, their `@@PLUGINFILE@@` links the asset paths. Each question type the model has
+becomes its kind (`moodle_kinds`); a question of any other type (calculated, drag and drop ...)
+is an error naming its line and the types read, never skipped. A file with several categories
+reads as one quiz named after the first. lmsexport's own marks (names derived from prompts,
+idnumbers prefixed with the quiz id, language wrappers, joined feedback) are undone, so that
+reading what writers/moodle.py wrote gives the quiz back.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import html
 import itertools
-import mimetypes
 import re
 import unicodedata
 from collections import Counter
@@ -22,42 +24,43 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
-from ..ids import letters, slug
-from ..model import (
-    Choice,
-    ModelError,
-    MultipleChoice,
-    Quiz,
-    Settings,
-    Text,
-    is_identifier,
-)
-from ..moodlerules import (
-    answer_percent,
-    category_names,
-    question_name,
-    trans_single,
-    unmark_language,
-)
+from ..ids import slug
+from ..model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
+from ..moodlerules import category_names, question_name, text_from_html, unmark_language
 from ..xml import parser
+from .moodle_kinds import KIND_READERS, in_lang
 
 NAME = "moodle"
 EXTENSIONS = (".xml",)
-SUPPORTED_TYPES = ("multichoice",)
+SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
+                   "description")
+"""The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""
 _NUMBERED = re.compile(r"(.*) \((\d+)\)", re.DOTALL)
 _EXPORT_HINT = ("lmsexport reads Moodle XML question banks: a <quiz> holding <question> elements, "
                 "as Moodle writes them with Question bank > Export > Moodle XML format")
 
 
 @dataclass
+class Head:
+    """What every question type shares (import_headers), read before its own parts."""
+
+    fields: dict
+    """Keyword arguments for the model's question: id, title, points, prompt, explanation, source."""
+    lang: str | None
+    """The language its prompt is marked with."""
+    format: str
+    """The question text's format: the default of every other text of the question."""
+
+
+@dataclass
 class _Draft:
     """A question read, before the quiz's language and tags are known."""
 
-    question: MultipleChoice
+    question: Question
     lang: str | None
-    """The language its prompt is marked with."""
     tags: tuple[str, ...]
-    shuffle: bool
+    shuffle: bool | None
+    """Whether it lets Moodle shuffle its options; None for types without options."""
 
 
 @dataclass
@@ -71,7 +74,7 @@ class _Category:
 
 def read(data: str | bytes, *, source: str) -> Quiz:
     """Read a Moodle XML file; raises SourceError listing every question it cannot read."""
-    reader = _Reader(source)
+    reader = MoodleReader(source)
     drafts = reader.read_questions(_parse(data, source))
     if not drafts and not reader.problems:
         reader.problem("E606", None, "the file holds no questions",
@@ -98,8 +101,8 @@ def _parse(data: str | bytes, source: str):
 
 
 @dataclass
-class _Reader:
-    """One file's reading: its problems, and the ids and names met so far."""
+class MoodleReader:
+    """One file's reading: its problems, and the ids, names and files met so far."""
 
     source: str
     problems: list[Diagnostic] = field(default_factory=list)
@@ -108,6 +111,15 @@ class _Reader:
     """The idnumber prefix lmsexport gives the questions of the current category: `<quiz id>-`."""
     ids: set[str] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
+    assets: dict[str, Asset] = field(default_factory=dict)
+    mentions: dict[str, int] = field(default_factory=dict)
+    """The line where each asset is first shown: the quiz lists them in the file's order."""
+    question_id: str = ""
+    """The id of the question being read: it names the folder of a file whose name is taken."""
+    question_lang: str | None = None
+    """The language the prompt of the question being read is marked with."""
+    mark: int = 0
+    """How many problems there were when the question being read began: more, and it is not built."""
 
     def problem(self, code: str, node, message: str, hint: str) -> None:
         line = node.sourceline if node is not None else 0
@@ -119,15 +131,16 @@ class _Reader:
             kind = node.get("type", "")
             if kind == "category":
                 self._category(node)
-            elif kind in SUPPORTED_TYPES:
-                draft = self._multichoice(node, len(drafts) + 1)
-                if draft is not None:
-                    drafts.append(draft)
+            elif kind in KIND_READERS:
+                self.question_id, self.mark = self._id(node, len(drafts) + 1), len(self.problems)
+                read_kind = KIND_READERS[kind]
+                question, shuffle = read_kind(self, node)
+                if question is not None:
+                    drafts.append(_Draft(question, self.question_lang, _tags(node), shuffle))
             else:
-                name = (node.findtext("name/text") or "").strip()
-                self.problem("E603", node, f"question {name!r} is of type {kind!r}, which lmsexport does not read yet",
-                             f"lmsexport reads {', '.join(SUPPORTED_TYPES)} questions; "
-                             "leave this one out of the export, or change its type in Moodle")
+                self.problem("E603", node, f"question {self.name(node)!r} is of type {kind!r}, which lmsexport "
+                             "does not read", f"lmsexport reads {', '.join(SUPPORTED_TYPES)} questions; leave this "
+                             "one out of the export, or change its type in Moodle")
         return drafts
 
     def _category(self, node) -> None:
@@ -136,82 +149,104 @@ class _Reader:
         self.prefix = f"{idnumber}-" if idnumber else ""
         if self.category is None:
             names = category_names(node.findtext("category/text") or "")
-            self.category = _Category(names, self._field(node.find("info"), "moodle_auto_format"), idnumber)
+            self.category = _Category(names, self.field(node.find("info"), "moodle_auto_format"), idnumber)
 
-    def _multichoice(self, node, position: int) -> _Draft | None:
-        """import_multichoice(): the model's multiple-choice question, or None after reporting why not."""
+    def head(self, node, *, prompt: tuple[Text, str | None] | None = None, points: float | None = None) -> Head:
+        """import_headers(): the parts every type has (a bad mark is reported, and the question not built)."""
         questiontext = node.find("questiontext")
         text_format = ((questiontext.get("format") if questiontext is not None else None) or "html").strip()
-        prompt, lang = self._field(questiontext, "html")
-        prompt = prompt or Text("")
-        explanation, explanation_lang = self._field(node.find("generalfeedback"), text_format)
-        single = trans_single(node.findtext("single"), True)
-        choices = self._choices(node, text_format, lang, single)
-        points = self._number(node, "defaultgrade", 1.0)
-        if choices is None or points is None:
+        text, lang = prompt or self.field(questiontext, "html")
+        text = text or Text("")
+        explanation = self.text(node.find("generalfeedback"), text_format, lang)
+        if points is None:
+            points = self.number(node, "defaultgrade", 1.0) or 0.0  # None was reported: no question is built
+        self.question_lang = lang
+        fields = {"id": self.question_id, "title": self._title(node, text), "points": points, "prompt": text,
+                  "explanation": explanation, "source": SourceSpan(self.source, node.sourceline or 0)}
+        return Head(fields, lang, text_format)
+
+    def build(self, node, kind: type[Question], **fields) -> Question | None:
+        """The model's question; None if a problem was reported while reading it, or the model refuses it (E605)."""
+        if len(self.problems) > self.mark:
             return None
-        qid = self._id(node, position)
         try:
-            question = MultipleChoice(
-                id=qid, prompt=prompt, points=points, explanation=_in(explanation, explanation_lang, lang),
-                title=self._title(node, prompt, qid), choices=tuple(choices), multiple_response=not single,
-                source=SourceSpan(self.source, node.sourceline or 0),
-            )
+            return kind(**fields)
         except ModelError as exc:
-            message = str(exc).removeprefix(f"{qid}: ")
-            self.problem("E605", node, f"question {self._name(node)!r} cannot be read: {message}",
-                         "give it two answers or more, and one right answer (single) or some (multiple)")
+            message = str(exc).removeprefix(f"{fields['id']}: ")
+            self.problem("E605", node, f"question {self.name(node)!r} cannot be read: {message}",
+                         "give it the answers its type needs: a right one, and two options or items or more")
             return None
-        return _Draft(question, lang, _tags(node), trans_single(node.findtext("shuffleanswers"), False))
 
-    def _choices(self, node, text_format: str, lang: str | None, single: bool) -> list[Choice] | None:
-        """The answers as options, None after reporting one the model cannot hold."""
-        choices, ok = [], True
-        for answer in node.iterchildren("answer"):
-            text, text_lang = self._field(answer, text_format)
-            if text is None or not text.value.strip():
-                continue  # qtype_multichoice::save_question_options skips blank answers
-            percent = answer_percent(answer)
-            if percent is None:
-                self.problem("E604", answer, f"answer grade {answer.get('fraction')!r} is not a number",
-                             "give fraction a percentage, such as 100, 50 or -25")
-                ok = False
-                continue
-            if single and 0.001 < percent < 99.999:
-                self.problem("E605", answer, f"this answer of the single-answer question {self._name(node)!r} gives "
-                             f"partial credit ({percent:g} %), which lmsexport's options cannot hold",
-                             "make it worth 100 % or nothing in Moodle, or make the question multiple-answer")
-                ok = False
-            feedback, feedback_lang = self._field(answer.find("feedback"), text_format)
-            correct = percent >= 99.999 if single else percent > 0
-            choices.append(Choice(id=letters(len(choices)), text=_in(text, text_lang, lang), correct=correct,
-                                  feedback=_in(feedback, feedback_lang, lang)))
-        return choices if ok else None
+    def text(self, node, default_format: str, context: str | None) -> Text | None:
+        """A text field in the language of its question (`context`), recorded only where it differs."""
+        text, lang = self.field(node, default_format)
+        return in_lang(text, lang, context)
 
-    def _field(self, node, default_format: str) -> tuple[Text | None, str | None]:
+    def field(self, node, default_format: str) -> tuple[Text | None, str | None]:
         """A text field (import_text_with_files) and the language it is marked with."""
-        element = node.find("text") if node is not None else None
-        if element is None:
+        fragment, lang, text_format = self.fragment(node, default_format)
+        if fragment is None:
             return None, None
+        if text_format in ("plain_text", "markdown"):
+            return Text(fragment), None  # Markdown reads as its source: lmsexport has no Markdown renderer
+        return text_from_html(fragment), lang
+
+    def fragment(self, node, default_format: str) -> tuple[str | None, str | None, str]:
+        """A field's text (files linked to assets, language mark undone), its language and its format."""
+        element = node.find("text") if node is not None else None
+        text_format = ((node.get("format") if node is not None else None) or default_format).strip()
+        if element is None:
+            return None, None, text_format
         if len(element):
             self.problem("E604", element, f"the <text> of <{node.tag}> holds XML elements; Moodle refuses that "
                          "(invalidxml)", "escape the HTML in it, or put it in a CDATA section")
-            return None, None
+            return None, None, text_format
         value = unicodedata.normalize("NFC", (element.text or "").strip())
-        text_format = (node.get("format") or default_format).strip()
         if not value:
-            return None, None
+            return None, None, text_format
         if text_format in ("plain_text", "markdown"):
-            return Text(value), None  # Markdown reads as its source: lmsexport has no Markdown renderer
+            return value, None, text_format
         if text_format == "moodle_auto_format":
             value = value.replace("\n", "<br>")
-        inner, lang = unmark_language(_inline_files(value, node))
-        return _from_html(inner), lang
+        inner, lang = unmark_language(self._link_files(value, node))
+        return inner, lang, text_format
 
-    def _number(self, node, name: str, default: float) -> float | None:
+    def _link_files(self, fragment: str, node) -> str:
+        """`@@PLUGINFILE@@/path/name` links to the field's `<file>`s, as the paths of the quiz's assets.
+
+        A file of a type the model's assets cannot hold (not an image) stays inline as a `data:` URI."""
+        for file in node.iterchildren("file"):
+            folder, name = file.get("path", "/"), file.get("name", "")
+            links = [f"@@PLUGINFILE@@{quote(folder + name)}", f"@@PLUGINFILE@@{folder}{name}"]
+            if not any(link in fragment for link in links):
+                continue
+            target = self._asset(f"{folder.strip('/')}/{name}".lstrip("/"), "".join((file.text or "").split()))
+            if target in self.assets:
+                self.mentions.setdefault(target, node.sourceline or 0)
+            for link in links:
+                fragment = fragment.replace(link, html.escape(target))
+        return fragment
+
+    def _asset(self, path: str, data: str) -> str:
+        """The asset path for a file (a new one when two questions hold different files of one name)."""
+        media_type = MEDIA_TYPES.get(path[path.rfind("."):].lower()) if "." in path else None
+        try:
+            content = base64.b64decode(data)
+            candidates = itertools.chain([path], (f"{self.question_id}/{path}",),
+                                         (f"{self.question_id}-{n}/{path}" for n in itertools.count(2)))
+            for candidate in candidates:
+                if candidate not in self.assets:
+                    self.assets[candidate] = Asset(path=candidate, media_type=media_type or "", data=content)
+                if self.assets[candidate].data == content:
+                    return candidate
+        except (ModelError, binascii.Error):
+            pass  # not an image the model carries, or a name it cannot: keep the file in the text
+        return f"data:{media_type or 'application/octet-stream'};base64,{data}"
+
+    def number(self, node, name: str, default: float) -> float | None:
         value = node.findtext(name)
         try:
-            return default if value is None else float(value)
+            return default if value is None or not value.strip() else float(value)
         except ValueError:
             self.problem("E604", node.find(name), f"<{name}> {value!r} is not a number", "write a number, such as 1")
             return None
@@ -227,12 +262,12 @@ class _Reader:
         self.ids.add(found)
         return found
 
-    def _name(self, node) -> str:
+    def name(self, node) -> str:
         return (node.findtext("name/text") or "").strip()
 
-    def _title(self, node, prompt: Text, qid: str) -> str | None:
+    def _title(self, node, prompt: Text) -> str | None:
         """The question's title: its name, unless it is the one lmsexport derives from the prompt."""
-        name, derived = self._name(node), question_name(prompt, qid)
+        name, derived = self.name(node), question_name(prompt, self.question_id)
         numbered = _NUMBERED.fullmatch(name)
         # writers/moodle.py's _unique() tells same-named questions apart with " (2)", " (3)" ...
         base = numbered[1] if numbered and numbered[1] in self.names else name
@@ -249,42 +284,17 @@ class _Reader:
             replace(draft.question, lang=draft.lang if draft.lang != lang else None, tags=draft.tags[len(tags):])
             for draft in drafts
         )
+        votes = [draft.shuffle for draft in drafts if draft.shuffle is not None]
         return Quiz(
             id=category.idnumber if is_identifier(category.idnumber) else slug(stem),
             title=category.names[-1] if category.names else stem,
-            description=_in(*category.description, lang),
+            description=in_lang(*category.description, lang),
             lang=lang,
-            settings=Settings(shuffle=all(draft.shuffle for draft in drafts)),
+            settings=Settings(shuffle=bool(votes) and all(votes)),
             tags=tags,
             questions=questions,
+            assets=tuple(sorted(self.assets.values(), key=lambda asset: self.mentions[asset.path])),
         )
-
-
-def _in(text: Text | None, lang: str | None, context: str | None) -> Text | None:
-    """`text` in `lang`, recorded on the text only where it differs from its context's language."""
-    if text is None:
-        return None
-    return replace(text, lang=lang if lang != context else None)
-
-
-def _from_html(fragment: str) -> Text:
-    """A plain text if `fragment` is exactly what Text.html() makes of one, else HTML."""
-    try:
-        plain = Text(html.unescape(fragment.replace("<br>", "\n")))
-    except ModelError:  # a character reference to something a text cannot hold (U+0001, NFD)
-        return Text(fragment, "html")
-    return plain if plain.html() == fragment else Text(fragment, "html")
-
-
-def _inline_files(fragment: str, node) -> str:
-    """`@@PLUGINFILE@@/name` links to the field's `<file>`s, as `data:` URIs the model can carry."""
-    for file in node.iterchildren("file"):
-        name, path = file.get("name", ""), file.get("path", "/")
-        mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        uri = f"data:{mime};base64,{''.join((file.text or '').split())}"
-        for link in (f"@@PLUGINFILE@@{quote(path)}{quote(name)}", f"@@PLUGINFILE@@{path}{name}"):
-            fragment = fragment.replace(link, uri)
-    return fragment
 
 
 def _tags(node) -> tuple[str, ...]:

@@ -2,29 +2,33 @@
 
 The file imports through Moodle's Question bank > Import > "Moodle XML format"
 (https://docs.moodle.org/en/Moodle_XML_format). It holds what Moodle's importer,
-moodle/moodle `question/format/xml/format.php` (qformat_xml), reads for each question:
-every element it reads is written, empty or at Moodle's default where the model has
-nothing for it, so no question depends on an importer default; `<hidden>` is left out
-because no importer reads it. HTML goes into `<text>` escaped by lxml, not in CDATA:
-Moodle's parser decodes both alike, and escaping needs no special case for `]]>`.
-`grades()` is the grading scheme; docs/formats/moodle.md describes the whole mapping.
+moodle/moodle `question/format/xml/format.php` (qformat_xml), and the question types'
+`import_from_xml()` read for each question: every element they read is written, empty or
+at Moodle's default where the model has nothing for it, so no question depends on an
+importer default; `<hidden>` is left out because no importer reads it. HTML goes into
+`<text>` escaped by lxml, not in CDATA: Moodle's parser decodes both alike, and escaping
+needs no special case for `]]>`. Images travel inside the text that shows them, as base64
+`<file>`s linked with `@@PLUGINFILE@@`. `moodle_kinds` writes each question kind;
+docs/formats/moodle.md describes the whole mapping.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
-from collections import Counter
+import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from ..diagnostics import Diagnostic, Severity, SourceSpan
-from ..model import MultipleChoice, Question, Quiz, Text
+from ..model import Asset, Question, Quiz, Text
 from ..moodlerules import (
     IDNUMBER_LIMIT,
     NAME_LIMIT,
-    POSITIVE_GRADES,
-    adds_up,
     category_path,
+    file_place,
     label,
     mark_language,
     moodle_tag,
@@ -33,41 +37,15 @@ from ..moodlerules import (
 )
 from ..package import Package, WriteOptions
 from ..xml import element, number, serialize, sub
+from .moodle_kinds import KIND_WRITERS, grades
+
+__all__ = ["EXTENSION", "NAME", "grades", "write", "write_bank"]
 
 NAME = "moodle"
 EXTENSION = ".moodle.xml"
 PENALTY = 0.3333333
 """Mark lost per wrong try in Moodle's multiple-tries behaviours: qformat_default::defaultquestion()."""
-COMBINED_FEEDBACK = ("correctfeedback", "partiallycorrectfeedback", "incorrectfeedback")
-
-
-def grades(correct: Sequence[bool], multiple_response: bool) -> list[float]:
-    """Moodle answer fractions, in percent, for options of which `correct` are right.
-
-    One answer: 100 for the right option, 0 for the others. Multiple response: the right
-    options share 100 equally when Moodle's grade list has 100/n (n = 1-10 and 20; the
-    thirds, sixths, sevenths and ninths add up to 100 within Moodle's rounding); for
-    n = 11-19 the first 20-n are worth 10 and the rest 5; past 20 the first 20 are worth 5
-    and the rest 0. Each of m wrong options costs the smallest list value p with m x p >= 100
-    (within the list's rounding), so ticking every option totals under 0.0001 %, which
-    question_state::graded_state_for_fraction() grades as wrong.
-    """
-    if not multiple_response:
-        return [100.0 if right else 0.0 for right in correct]
-    shares = iter(_shares(sum(correct)))
-    wrong = len(correct) - sum(correct)
-    penalty = -next(p for p in reversed(POSITIVE_GRADES) if p * wrong > 100 - 0.001) if wrong else 0.0
-    return [next(shares) if right else penalty for right in correct]
-
-
-def _shares(count: int) -> list[float]:
-    """`count` list values adding up to 100 (to Moodle's rounding), as equal as the list allows."""
-    equal = next((share for share in POSITIVE_GRADES if adds_up([share] * count)), None)
-    if equal is not None:
-        return [equal] * count
-    if count < 20:
-        return [10.0] * (20 - count) + [5.0] * (2 * count - 20)
-    return [5.0] * 20 + [0.0] * (count - 20)
+_IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")', re.IGNORECASE)
 
 
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
@@ -107,14 +85,22 @@ class _Bank:
         if title != fitted:
             self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
                       f"the category {title!r}", _quiz_span(quiz))
-        _write_category(self.root, quiz, [*parents, title])
+        self._write_category(quiz, [*parents, title])
+        assets = {asset.path: asset for asset in quiz.assets}
+        for asset in quiz.assets:
+            folder, filename = file_place(asset.path)
+            if f"{folder}{filename}" != f"/{asset.path}":
+                self.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: Moodle's "
+                          "file names cannot hold & < > \" ` | ' : or \\", _quiz_span(quiz))
         for question in quiz.questions:
-            write_question = _QUESTION_WRITERS.get(question.kind)
-            if write_question is None:
+            if question.kind not in KIND_WRITERS:
                 self.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
                           "does not support yet; it is left out", _span(quiz, question))
                 continue
-            write_question(self, quiz, question)
+            qtype, write_kind = KIND_WRITERS[question.kind]
+            out = QuestionOut(self, quiz, question, assets, sub(self.root, "question", {"type": qtype}))
+            write_kind(out, question)
+            out.tags()
 
     def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
         """`value` as Moodle will keep it in a name, with a warning when that changes it.
@@ -133,86 +119,106 @@ class _Bank:
     def warn(self, code: str, message: str, span: SourceSpan) -> None:
         self.warnings.append(Diagnostic(code, message, span, severity=Severity.WARNING))
 
+    def _write_category(self, quiz: Quiz, path: list[str]) -> None:
+        """The category question: Moodle puts the questions after it into that category.
 
-def _write_category(root, quiz: Quiz, path: list[str]) -> None:
-    """The category question: Moodle puts the questions after it into that category."""
-    node = sub(root, "question", {"type": "category"})
-    sub(sub(node, "category"), "text", text=category_path(path))
-    _rich(node, "info", _html(quiz.description, quiz.lang))
-    sub(node, "idnumber", text=_idnumber(quiz.id))
-
-
-def _write_multiple_choice(bank: _Bank, quiz: Quiz, question: MultipleChoice) -> None:
-    lang = question.lang or quiz.lang
-    node = sub(bank.root, "question", {"type": "multichoice"})
-    _write_header(bank, node, quiz, question, lang)
-    sub(node, "single", text="false" if question.multiple_response else "true")
-    sub(node, "shuffleanswers", text="true" if quiz.settings.shuffle else "false")
-    sub(node, "answernumbering", text="abc")  # the letters of the source's options and answer key
-    sub(node, "showstandardinstruction", text="1")  # "Select one:" / "Select one or more:"
-    for name in COMBINED_FEEDBACK:
-        _rich(node, name, "")
-    if question.multiple_response:
-        sub(node, "shownumcorrect")  # import_combined_feedback(): its presence means true
-    percents = grades([choice.correct for choice in question.choices], question.multiple_response)
-    _warn_unequal_shares(bank, quiz, question, percents)
-    for choice, percent in zip(question.choices, percents, strict=True):
-        answer = sub(node, "answer", {"fraction": number(percent), "format": "html"})
-        sub(answer, "text", text=_html(choice.text, lang))
-        _rich(answer, "feedback", _html(choice.feedback, lang))
-    _write_tags(bank, node, quiz, question)
+        import_category() reads `<info>` without its files, so an image there cannot travel."""
+        node = sub(self.root, "question", {"type": "category"})
+        sub(sub(node, "category"), "text", text=category_path(path))
+        info = _html(quiz.description, quiz.lang)
+        for path_ in _image_paths(info, {asset.path for asset in quiz.assets}):
+            self.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
+                      "category's description; it is left as a link Moodle cannot resolve", _quiz_span(quiz))
+        sub(sub(node, "info", {"format": "html"}), "text", text=info)
+        sub(node, "idnumber", text=_idnumber(quiz.id))
 
 
-_QUESTION_WRITERS = {MultipleChoice.kind: _write_multiple_choice}
+@dataclass
+class QuestionOut:
+    """One `<question>` being written: the helpers every kind writer shares."""
 
+    bank: _Bank
+    quiz: Quiz
+    question: Question
+    assets: dict[str, Asset]
+    node: object
 
-def _write_header(bank: _Bank, node, quiz: Quiz, question: Question, lang: str | None) -> None:
-    """What import_headers() reads for every question type."""
-    if question.title:
-        base = bank.fit(question.title, quiz, f"the title of question {question.id}", question)
-    else:
-        base = question_name(question.prompt, question.id)
-    sub(sub(node, "name"), "text", text=_unique(base, bank.names))
-    _rich(node, "questiontext", _html(question.prompt, lang))
-    _rich(node, "generalfeedback", _html(question.explanation, lang))
-    sub(node, "defaultgrade", text=number(question.points))
-    sub(node, "penalty", text=number(PENALTY))
-    sub(node, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{question.id}"))
+    @property
+    def lang(self) -> str | None:
+        return self.question.lang or self.quiz.lang
 
+    def header(self, prompt: str | None = None, *, points: bool = True, penalty: float = PENALTY) -> None:
+        """What import_headers() reads for every question type; `prompt` replaces the prompt's HTML."""
+        question, quiz = self.question, self.quiz
+        if question.title:
+            base = self.bank.fit(question.title, quiz, f"the title of question {question.id}", question)
+        else:
+            base = question_name(question.prompt, question.id)
+        sub(sub(self.node, "name"), "text", text=_unique(base, self.bank.names))
+        self.rich(self.node, "questiontext", question.prompt, fragment=prompt)
+        self.rich(self.node, "generalfeedback", question.explanation)
+        if points:
+            sub(self.node, "defaultgrade", text=number(question.points))
+        sub(self.node, "penalty", text=number(penalty))
+        sub(self.node, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{question.id}"))
 
-def _write_tags(bank: _Bank, node, quiz: Quiz, question: Question) -> None:
-    """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""
-    tags = list(dict.fromkeys((*quiz.tags, *question.tags)))
-    if not tags:
-        return
-    parent = sub(node, "tags")
-    for tag in tags:
-        stored = moodle_tag(tag)
-        if stored != tag:
-            bank.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
-                      "without < > or `)", _span(quiz, question))
-        sub(sub(parent, "tag"), "text", text=tag)
+    def fragment(self, text: Text | None) -> str:
+        """A text as the HTML Moodle shows, marked with its language (see moodlerules.mark_language)."""
+        return _html(text, self.lang)
 
+    def rich(self, parent, name: str, text: Text | None = None, attrib: dict | None = None, *,
+             fragment: str | None = None):
+        """A text field Moodle reads with import_text_with_files(): HTML in `<text>`, then its images.
 
-def _warn_unequal_shares(bank: _Bank, quiz: Quiz, question: MultipleChoice, percents: list[float]) -> None:
-    shares = Counter(p for p, choice in zip(percents, question.choices, strict=True) if choice.correct)
-    if len(shares) > 1:
-        split = " and ".join(f"{count} worth {number(share)} %" for share, count in shares.items())
-        total = sum(shares.values())
-        bank.warn("W651", f"question {question.id} has {total} right options and Moodle's grade list has no "
-                  f"100/{total} %, so they are not worth the same: {split} (in option order)", _span(quiz, question))
+        Each image the HTML shows becomes a `<file>` of this field, its `src` a `@@PLUGINFILE@@`
+        link (write_files(); file_rewrite_pluginfile_urls() resolves it on display)."""
+        linked, used = self._link(self.fragment(text) if fragment is None else fragment)
+        node = sub(parent, name, {**(attrib or {}), "format": "html"})
+        sub(node, "text", text=linked)
+        for asset in used:
+            folder, filename = file_place(asset.path)
+            sub(node, "file", {"name": filename, "path": folder, "encoding": "base64"},
+                text=base64.b64encode(asset.data).decode("ascii"))
+        return node
 
+    def _link(self, fragment: str) -> tuple[str, list[Asset]]:
+        used: dict[str, Asset] = {}
 
-def _rich(parent, name: str, fragment: str) -> None:
-    """A text field Moodle reads with import_text_with_files(): HTML in `<text>`."""
-    sub(sub(parent, name, {"format": "html"}), "text", text=fragment)
+        def link(match: re.Match) -> str:
+            asset = self.assets.get(html.unescape(match[2]))
+            if asset is None:
+                return match[0]
+            used.setdefault(asset.path, asset)
+            folder, filename = file_place(asset.path)
+            return f"{match[1]}@@PLUGINFILE@@{quote(folder + filename)}{match[3]}"
+
+        return _IMG_SRC.sub(link, fragment), list(used.values())
+
+    def warn(self, code: str, message: str) -> None:
+        self.bank.warn(code, message, _span(self.quiz, self.question))
+
+    def tags(self) -> None:
+        """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""
+        tags = list(dict.fromkeys((*self.quiz.tags, *self.question.tags)))
+        if not tags:
+            return
+        parent = sub(self.node, "tags")
+        for tag in tags:
+            stored = moodle_tag(tag)
+            if stored != tag:
+                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
+                          "without < > or `)")
+            sub(sub(parent, "tag"), "text", text=tag)
 
 
 def _html(text: Text | None, lang: str | None) -> str:
-    """A text as the HTML Moodle shows, marked with its language (see moodlerules.mark_language)."""
     if text is None:
         return ""
     return mark_language(text.html(), text.lang or lang, block=text.format == "html")
+
+
+def _image_paths(fragment: str, paths: set[str]) -> list[str]:
+    return list(dict.fromkeys(p for p in (html.unescape(m[2]) for m in _IMG_SRC.finditer(fragment)) if p in paths))
 
 
 def _unique(base: str, used: set[str]) -> str:

@@ -4,8 +4,11 @@
 page as JSON inside `<script type="application/json">` (Jinja's `tojson`, which
 escapes `<`, `>`, `&` and `'`), so no JavaScript is ever built from Python strings
 (STYLE.md, convention 6). Behaviour lives in `templates/scorm/static/*.js`, copied
-byte for byte. Interface text comes from `templates/scorm/messages.json`, picked
-for the quiz's language at build time, with English as the fallback.
+byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
+`player.js` (the flow), `lms.js` and a runtime adapter per SCORM version. Interface
+text comes from `templates/scorm/messages.json`, picked for the quiz's language at
+build time, with English as the fallback. The data of each kind is built in
+`player_kinds.py`, and rich text (math, images) in `player_text.py`.
 """
 
 from __future__ import annotations
@@ -14,31 +17,21 @@ import functools
 import json
 from importlib import resources
 
-from .model import MultipleChoice, Question, Quiz, Text
+from .diagnostics import Diagnostic
+from .model import Quiz
+from .player_kinds import DESCRIPTION_LIMIT, compact, interaction_id, question_data
+from .player_text import RTL_LANGUAGES, TextConverter, media_path, plain, text_direction
 
-STATIC = ("lms.js", "player.css", "player.js", "sanitize.js")
+STATIC = ("kinds-choice.js", "kinds-order.js", "kinds-text.js", "lms.js", "player.css", "player.js", "sanitize.js",
+          "ui.js")
 """Files every package carries, whatever the SCORM version."""
 RUNTIMES = {"1.2": "scorm12.js", "2004": "scorm2004.js"}
 """SCORM version -> the adapter that maps the player's records onto that version's CMI."""
 LAUNCH = "index.html"
 
-RTL_LANGUAGES = frozenset({"ar", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
-"""Primary language subtags written right to left (unless a script subtag says otherwise)."""
-_RTL_SCRIPTS = frozenset({"arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg"})
-
-DESCRIPTION_LIMIT = 250
-"""SCORM 2004 `cmi.interactions.n.description`: a localized_string_type, SPM 250 characters (RTE 4.2.9)."""
-
-
-def text_direction(lang: str | None) -> str:
-    """`rtl` or `ltr` for a BCP 47 tag; a script subtag (`-Arab`, `-Latn`) wins over the language."""
-    if not lang:
-        return "ltr"
-    subtags = lang.lower().split("-")
-    for subtag in subtags[1:]:
-        if len(subtag) == 4 and subtag.isalpha():
-            return "rtl" if subtag in _RTL_SCRIPTS else "ltr"
-    return "rtl" if subtags[0] in RTL_LANGUAGES else "ltr"
+__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RTL_LANGUAGES", "RUNTIMES", "STATIC", "interaction_id", "media_path",
+           "message_language", "messages", "pending_grading", "plain", "player_data", "render", "static_file",
+           "text_direction"]
 
 
 @functools.cache
@@ -64,92 +57,27 @@ def messages(lang: str | None) -> dict[str, str]:
     return {**catalog["en"], **catalog[message_language(lang)]}
 
 
-def _text(text: Text | None) -> dict | None:
-    if text is None:
-        return None
-    data = {"value": text.value, "format": text.format}
-    if text.lang:
-        data["lang"] = text.lang
-        data["dir"] = text_direction(text.lang)
-    return data
+def pending_grading(quiz: Quiz) -> bool:
+    """Whether a person must mark part of an attempt (an essay) before it can pass or fail."""
+    return any(not question.scored and question.kind != "description" for question in quiz.questions)
 
 
-_BLOCKS = frozenset({"address", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure", "h1", "h2",
-                     "h3", "h4", "h5", "h6", "hr", "li", "ol", "p", "pre", "table", "td", "th", "tr", "ul"})
-"""Elements that separate words: their text is kept apart from the text around them."""
-_NOT_TEXT = frozenset({"script", "style", "template", "noscript", "iframe", "object", "svg", "math"})
-"""Elements whose content is never words a learner reads."""
+def player_data(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict:
+    """Everything the page's script needs, as JSON-ready data.
 
-
-def plain(text: Text) -> str:
-    """The words of a text without markup, whitespace collapsed (for descriptions and metadata)."""
-    value = text.value
-    if text.format == "html":
-        from lxml import html
-
-        root = html.fragment_fromstring(value, create_parent="div")
-        for node in list(root.iter()):
-            if node.tag in _NOT_TEXT:
-                node.drop_tree()
-            elif node.tag in _BLOCKS:
-                node.text = " " + (node.text or "")
-                node.tail = " " + (node.tail or "")
-        value = root.text_content()
-    return " ".join(value.split())
-
-
-def interaction_id(quiz: Quiz, question: Question, version: str) -> str:
-    """SCORM 1.2: the question id (a CMIIdentifier); 2004: a URN, as the RTE advises for long_identifier_type."""
-    return question.id if version == "1.2" else f"urn:lmsexport:{quiz.id}:{question.id}"
-
-
-def _description(question: Question) -> str:
-    """2004 interaction description: the prompt as plain text, cut to the SCORM limit."""
-    words = plain(question.prompt)
-    if len(words) > DESCRIPTION_LIMIT:
-        words = words[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
-    return words
-
-
-def _compact(data: dict) -> dict:
-    """The data without its empty (None) entries: the player treats missing and null alike."""
-    return {key: value for key, value in data.items() if value is not None}
-
-
-def _multiple_choice(quiz: Quiz, question: MultipleChoice, version: str) -> dict:
-    lang = question.lang if question.lang and question.lang != quiz.lang else None
-    return _compact({
-        "id": question.id,
-        "interaction": interaction_id(quiz, question, version),
-        "description": _description(question) if version == "2004" else None,
-        "multiple": question.multiple_response,
-        "points": question.points,
-        "lang": lang,
-        "dir": text_direction(lang) if lang else None,
-        "prompt": _text(question.prompt),
-        "explanation": _text(question.explanation),
-        "choices": [
-            _compact({"id": c.id, "text": _text(c.text), "correct": c.correct, "feedback": _text(c.feedback)})
-            for c in question.choices
-        ],
-    })
-
-
-def supports(question: Question) -> bool:
-    """Whether the player can show and score this kind of question."""
-    return isinstance(question, MultipleChoice)
-
-
-def player_data(quiz: Quiz, version: str) -> dict:
-    """Everything the page's script needs, as JSON-ready data (questions it cannot play left out)."""
-    return _compact({
+    With an essay in the quiz the pass mark is left out: the player cannot mark the
+    essay, so it never decides pass or fail (the writer warns, W603)."""
+    texts = TextConverter(quiz, [] if warnings is None else warnings)
+    pending = pending_grading(quiz)
+    return compact({
         "lang": quiz.lang or "en",
-        "description": _text(quiz.description),
+        "description": texts(quiz.description),
         "shuffle": quiz.settings.shuffle,
-        "passMark": quiz.settings.pass_mark,
+        "passMark": None if pending else quiz.settings.pass_mark,
+        "pending": pending or None,
         "feedback": quiz.settings.feedback,
         "messages": messages(quiz.lang),
-        "questions": [_multiple_choice(quiz, q, version) for q in quiz.questions if supports(q)],
+        "questions": [question_data(quiz, question, version, texts) for question in quiz.questions],
     })
 
 
@@ -177,9 +105,9 @@ def static_file(name: str) -> bytes:
     return (resources.files("lmsexport") / "templates" / "scorm" / "static" / name).read_bytes()
 
 
-def render(quiz: Quiz, version: str) -> dict[str, bytes]:
-    """The player's files for one quiz: the launch page and the static files it loads."""
-    data = player_data(quiz, version)
+def render(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict[str, bytes]:
+    """The player's files for one quiz: the launch page, the static files it loads, the quiz's media."""
+    data = player_data(quiz, version, warnings)
     runtime = RUNTIMES[version]
     page = _environment().get_template("scorm/index.html.jinja").render(
         data=data,
@@ -192,4 +120,6 @@ def render(quiz: Quiz, version: str) -> dict[str, bytes]:
     files = {LAUNCH: page.encode("utf-8")}
     for name in (*STATIC, runtime):
         files[name] = static_file(name)
+    for asset in quiz.assets:
+        files[media_path(asset)] = asset.data
     return files

@@ -12,22 +12,22 @@ import json
 import re
 import unicodedata
 import zipfile
-from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
+from conftest import GOLDEN, ROOT
 from lxml import etree, html
 
 import lmsexport
-from conftest import GOLDEN, ROOT
 from lmsexport import player
 from lmsexport.cli import main
-from lmsexport.model import Choice, MultipleChoice, Question, Quiz, Settings, Text
+from lmsexport.model import Choice, MultipleChoice, Quiz, Settings, Text
 from lmsexport.package import MANIFEST, WriteOptions
 from lmsexport.validation import validate_bytes, validate_files
 from lmsexport.writers import scorm
 
-SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt"]
+ALL_KINDS = ROOT / "examples" / "all-kinds" / "quiz.txt"
+SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS]
 VERSIONS = {"scorm12": "1.2", "scorm2004": "2004"}
 STATIC = ROOT / "lmsexport" / "templates" / "scorm" / "static"
 CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
@@ -54,17 +54,22 @@ def page_data(files: dict[str, bytes]) -> dict:
 # ---- Schemas, goldens, package rules, determinism ----
 
 @pytest.mark.parametrize("name", VERSIONS)
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.parent.name if p.name == "quiz.txt" else p.stem)
 def test_package_validates_and_matches_its_goldens(source, name, goldens):
     quiz = lmsexport.read(source)
     package = write(quiz, VERSIONS[name])
     assert validate_files(package.files, source=f"{quiz.id}{package.extension}") == []
-    assert package.extension == f".{name}.zip" and package.warnings == []
+    assert package.extension == f".{name}.zip"
+    # The feature fixture has an essay and a pass mark: the pass mark stays out, with W603.
+    assert [w.code for w in package.warnings] == (["W603"] if source == ALL_KINDS else [])
     runtime = player.RUNTIMES[VERSIONS[name]]
-    assert sorted(package.files) == sorted([MANIFEST, player.LAUNCH, *player.STATIC, runtime])
-    # Goldens hold what is written per quiz; the static player files must be their sources, byte for byte.
+    media = {player.media_path(asset): asset.data for asset in quiz.assets}
+    assert sorted(package.files) == sorted([MANIFEST, player.LAUNCH, *player.STATIC, runtime, *media])
+    # Goldens hold what is written per quiz; the static player files must be their sources, byte for byte,
+    # and the media the quiz's own files.
     for static in (*player.STATIC, runtime):
         assert package.files[static] == (STATIC / static).read_bytes(), static
+    assert {path: package.files[path] for path in media} == media
     pinned = {path: package.files[path].decode("utf-8") for path in (MANIFEST, player.LAUNCH)}
     goldens.check_tree(GOLDEN / "writers" / name / quiz.id, pinned)
 
@@ -129,8 +134,8 @@ def test_no_pass_mark_means_no_mastery_score_and_no_objective():
 
 @pytest.mark.parametrize("version", VERSIONS.values())
 def test_same_quiz_gives_the_same_bytes(version):
-    quiz = lmsexport.read(SOURCES[-1])
-    assert write(quiz, version).to_bytes() == write(lmsexport.read(SOURCES[-1]), version).to_bytes()
+    quiz = lmsexport.read(ALL_KINDS)
+    assert write(quiz, version).to_bytes() == write(lmsexport.read(ALL_KINDS), version).to_bytes()
 
 
 def test_unknown_flavour_is_refused():
@@ -149,18 +154,6 @@ def test_long_title_is_shortened_in_the_scorm12_manifest_with_a_warning():
     assert titles == ["T" * 199 + "…"] * 2
     assert validate_files(package.files, source="p.zip") == []
     assert write(quiz, "2004").warnings == []
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class Essay(Question):
-    kind: ClassVar[str] = "essay"
-
-
-def test_a_question_kind_the_player_cannot_show_is_left_out_with_a_warning():
-    quiz = dataclasses.replace(small_quiz(), questions=(*small_quiz().questions, Essay(id="q2", prompt=Text("Why?"))))
-    package = write(quiz, "2004")
-    assert [(w.code, w.message.split(":")[0]) for w in package.warnings] == [("W602", "q2")]
-    assert [q["id"] for q in page_data(package.files)["questions"]] == ["q1"]
 
 
 # ---- The page: data, escaping, language ----
@@ -227,8 +220,8 @@ def test_message_catalog_is_complete_and_consistent():
         for key, text in messages.items():
             assert sorted(_names(text)) == placeholders[key], (lang, key)
             assert text.strip() == text and unicodedata.is_normalized("NFC", text), (lang, key)
-        if lang != "en":
-            assert sum(text == catalog["en"][key] for key, text in messages.items()) <= 3, lang
+        if lang != "en":     # a few words are the same in English and French ("Correct", "{points} points")
+            assert sum(text == catalog["en"][key] for key, text in messages.items()) <= len(messages) // 8, lang
 
 
 def _names(text: str) -> list[str]:
@@ -269,8 +262,8 @@ def test_build_and_validate_both_versions_from_the_command_line(tmp_path):
 
 def test_building_twice_gives_identical_zips(tmp_path):
     for run in ("one", "two"):
-        result = CliRunner().invoke(main, ["build", str(SOURCES[-1]), "-f", "scorm2004", "-o", str(tmp_path / run)])
+        result = CliRunner().invoke(main, ["build", str(ALL_KINDS), "-f", "scorm2004", "-o", str(tmp_path / run)])
         assert result.exit_code == 0, result.stderr
-    one, two = (tmp_path / "one" / "features.scorm2004.zip"), (tmp_path / "two" / "features.scorm2004.zip")
+    one, two = (tmp_path / "one" / "all-kinds.scorm2004.zip"), (tmp_path / "two" / "all-kinds.scorm2004.zip")
     assert one.read_bytes() == two.read_bytes()
     assert zipfile.ZipFile(io.BytesIO(one.read_bytes())).infolist()[0].date_time == (1980, 1, 1, 0, 0, 0)

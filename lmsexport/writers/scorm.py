@@ -6,17 +6,21 @@ IMS CP 1.1.4 + adlcp_v1p3, IMS Simple Sequencing, adlseq, adlnav, IEEE LOM), one
 organization with one item, and one SCO resource listing every file of the player
 (`lmsexport/player.py`). The flavour (`WriteOptions.flavour`) picks the version.
 
-The pass mark becomes `adlcp:masteryscore` (1.2, a percentage) or a primary
-objective satisfied by measure with `minNormalizedMeasure` (2004, a fraction).
-Specifications: https://adlnet.gov/projects/scorm/ (SCORM 1.2; SCORM 2004 4th
-Edition CAM for packaging and sequencing; RTE section 4.2 for what the player records).
+The quiz's images are files of the SCO too (`media/<path>`). The pass mark becomes
+`adlcp:masteryscore` (1.2, a percentage) or a primary objective satisfied by
+measure with `minNormalizedMeasure` (2004, a fraction), unless an essay leaves
+pass or fail to a person (W603). Specifications: https://adlnet.gov/projects/scorm/
+(SCORM 1.2; SCORM 2004 4th Edition CAM for packaging and sequencing; RTE section
+4.2 for what the player records). What the package cannot carry is a warning:
+W601 (1.2 title length), W603 (pass mark with an essay), W604 (2004 fill-in
+with more than 10 blanks), W605 and W606 (math and images, lmsexport/player_text.py).
 """
 
 from __future__ import annotations
 
 from .. import player
 from ..diagnostics import Diagnostic, Severity, SourceSpan
-from ..model import Quiz
+from ..model import FillBlanks, Quiz
 from ..package import MANIFEST, Package, WriteOptions
 from ..xml import NS, element, number, serialize, sub
 
@@ -25,6 +29,8 @@ FLAVOURS = ("1.2", "2004")
 EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}
 TITLE_LIMIT_12 = 200
 """SCORM 1.2's imscp_rootv1p1p2.xsd: titleType has maxLength 200."""
+GAP_LIMIT = 10
+"""SCORM 2004: a fill-in learner_response is a bag of at most 10 strings (RTE 4.2.9.2, SPM)."""
 
 
 def _where(quiz: Quiz) -> SourceSpan:
@@ -47,15 +53,35 @@ def _title(quiz: Quiz, version: str, warnings: list) -> str:
     return quiz.title[: TITLE_LIMIT_12 - 1].rstrip() + "…"
 
 
-def _unsupported(quiz: Quiz, warnings: list) -> None:
+def _pass_mark(quiz: Quiz, warnings: list) -> float | None:
+    """The pass mark the package carries: none when an essay waits for a person to mark it."""
+    mark = quiz.settings.pass_mark
+    if mark is None or not player.pending_grading(quiz):
+        return mark
+    essays = [question for question in quiz.questions if not question.scored and question.kind != "description"]
+    warnings.append(Diagnostic(
+        "W603",
+        f"{essays[0].id} is an essay, which the player cannot mark: the package reports the score of the other "
+        f"questions and leaves pass or fail to the teacher, so it carries no pass mark ({number(mark)}%)",
+        essays[0].source or _where(quiz),
+        "grade the essays in the LMS and set pass or fail there, or build QTI or Moodle XML, "
+        "whose LMSs hold an attempt until it is graded",
+        Severity.WARNING,
+    ))
+    return None
+
+
+def _gap_limit(quiz: Quiz, warnings: list) -> None:
+    """SCORM 2004 fill-in responses hold at most 10 strings (RTE 4.2.9.2, SPM): one per gap."""
     for question in quiz.questions:
-        if not player.supports(question):
+        gaps = question.gaps if isinstance(question, FillBlanks) else ()
+        if len(gaps) > GAP_LIMIT:
             warnings.append(Diagnostic(
-                "W602",
-                f"{question.id}: the SCORM player cannot show {question.kind.replace('_', ' ')} questions; "
-                "the package leaves it out",
+                "W604",
+                f"{question.id} has {len(gaps)} blanks; a SCORM 2004 fill-in interaction records {GAP_LIMIT}, "
+                f"so the LMS sees the answers to the first {GAP_LIMIT} (the score counts every blank)",
                 question.source or _where(quiz),
-                "build QTI or Moodle XML for this question, or change it to a choice question",
+                f"split the text into questions of {GAP_LIMIT} blanks or fewer",
                 Severity.WARNING,
             ))
 
@@ -77,7 +103,7 @@ def _resource(resources, ids: dict, files: list[str], scorm_type: str) -> None:
         sub(resource, "file", {"href": name})
 
 
-def _manifest_12(quiz: Quiz, files: list[str], title: str) -> bytes:
+def _manifest_12(quiz: Quiz, files: list[str], title: str, pass_mark: float | None) -> bytes:
     nsmap = {None: NS["imscp12"], "adlcp": NS["adlcp12"]}
     ids = _identifiers(quiz)
     root = element("imscp12:manifest", {"identifier": ids["manifest"], "version": "1.0"}, nsmap=nsmap)
@@ -92,9 +118,9 @@ def _manifest_12(quiz: Quiz, files: list[str], title: str) -> bytes:
     sub(organization, "imscp12:title", text=title)
     item = sub(organization, "imscp12:item", {"identifier": ids["item"], "identifierref": ids["resource"]})
     sub(item, "imscp12:title", text=title)
-    if quiz.settings.pass_mark is not None:
+    if pass_mark is not None:
         # Compared by the LMS with cmi.core.score.raw, which the player reports as a percentage.
-        sub(item, "adlcp12:masteryscore", text=number(quiz.settings.pass_mark))
+        sub(item, "adlcp12:masteryscore", text=number(pass_mark))
     resources = sub(root, "imscp12:resources")
     _resource(resources, ids, files, "adlcp12:scormtype")
     return serialize(root)
@@ -117,20 +143,20 @@ def _lom(parent, quiz: Quiz) -> None:
     sub(sub(lom, "lom:technical"), "lom:format", text="text/html")
 
 
-def _sequencing(item, quiz: Quiz) -> None:
+def _sequencing(item, quiz: Quiz, pass_mark: float | None) -> None:
     """The item's sequencing: pass mark as a measured primary objective; the SCO sets its statuses."""
     sequencing = sub(item, "imsss:sequencing")
-    if quiz.settings.pass_mark is not None:
+    if pass_mark is not None:
         objectives = sub(sequencing, "imsss:objectives")
         primary = sub(objectives, "imsss:primaryObjective",
                       {"objectiveID": f"urn:lmsexport:{quiz.id}:pass-mark", "satisfiedByMeasure": "true"})
         # The LMS compares cmi.score.scaled (0..1) with this, and hands it to the SCO as
         # cmi.scaled_passing_score (SCORM 2004 RTE, section 4.2).
-        sub(primary, "imsss:minNormalizedMeasure", text=number(quiz.settings.pass_mark / 100))
+        sub(primary, "imsss:minNormalizedMeasure", text=number(pass_mark / 100))
     sub(sequencing, "imsss:deliveryControls", {"completionSetByContent": "true", "objectiveSetByContent": "true"})
 
 
-def _manifest_2004(quiz: Quiz, files: list[str], title: str) -> bytes:
+def _manifest_2004(quiz: Quiz, files: list[str], title: str, pass_mark: float | None) -> bytes:
     nsmap = {None: NS["imscp"], **{prefix: NS[prefix] for prefix in ("adlcp", "imsss", "lom")}}
     ids = _identifiers(quiz)
     root = element("imscp:manifest", {"identifier": ids["manifest"], "version": "1.0"}, nsmap=nsmap)
@@ -144,7 +170,7 @@ def _manifest_2004(quiz: Quiz, files: list[str], title: str) -> bytes:
     sub(organization, "imscp:title", text=title)
     item = sub(organization, "imscp:item", {"identifier": ids["item"], "identifierref": ids["resource"]})
     sub(item, "imscp:title", text=title)
-    _sequencing(item, quiz)
+    _sequencing(item, quiz, pass_mark)
     # flow lets the LMS start the only SCO by itself: a Start request needs flow on the
     # parent (SCORM 2004 SN, sequencing control modes), and choice stays on as by default.
     sub(sub(organization, "imsss:sequencing"), "imsss:controlMode", {"choice": "true", "flow": "true"})
@@ -159,9 +185,11 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     if version not in FLAVOURS:
         raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(FLAVOURS)}")
     warnings: list[Diagnostic] = []
-    _unsupported(quiz, warnings)
-    content = player.render(quiz, version)
+    pass_mark = _pass_mark(quiz, warnings)
+    if version == "2004":
+        _gap_limit(quiz, warnings)
+    content = player.render(quiz, version, warnings)
     title = _title(quiz, version, warnings)
     build = _manifest_12 if version == "1.2" else _manifest_2004
-    files = {MANIFEST: build(quiz, sorted(content), title), **content}
+    files = {MANIFEST: build(quiz, sorted(content), title, pass_mark), **content}
     return Package(files, extension=EXTENSIONS[version], warnings=warnings)

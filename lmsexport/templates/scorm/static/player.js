@@ -1,54 +1,61 @@
-/* lmsexport quiz player: shows the quiz, scores it and reports to the LMS.
+/* lmsexport quiz player: the flow of an attempt, its state, its score, and what the LMS hears.
  *
- * The quiz comes from <script id="quiz-data" type="application/json">; the SCORM version's
- * adapter (scorm12.js or scorm2004.js) is `lmsexport.runtime`. Opened outside an LMS, the
- * quiz still runs and scores, and says that nothing is saved. One question at a time: an
- * answer is final once checked (feedback "immediate") or once the learner moves on
- * (feedback "end"). Each answer becomes one interaction followed by a commit, and
- * suspend_data carries the answers (and any shuffled order) so a learner can resume.
+ * The quiz and the toolbox come from ui.js, each kind of question from kinds-*.js, and the
+ * SCORM version's adapter (scorm12.js or scorm2004.js) is `lmsexport.runtime`. Opened outside
+ * an LMS, the quiz still runs and scores, and says that nothing is saved. One page at a time
+ * (a question, or a text block): an answer is final once checked (feedback "immediate") or
+ * once the learner moves on (feedback "end"). Each answer becomes one interaction followed by
+ * a commit, and suspend_data carries the answers and the orders shown, so a learner can resume.
  */
 (function (ns) {
   "use strict";
 
-  const data = JSON.parse(document.getElementById("quiz-data").textContent);
+  const { data, el, rich, say } = ns;
   const runtime = ns.runtime;
-  const questions = data.questions;
-  const byId = new Map(questions.map((question) => [question.id, question]));
-  const numbers = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
+  const items = data.questions;
+  const questions = items.filter((item) => item.kind !== "description");
+  const numbers = new Map(questions.map((question, index) => [question.id, index + 1]));
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const points = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
   const percents = new Intl.NumberFormat(data.lang, { style: "percent", maximumFractionDigits: 1 });
+  const plurals = new Intl.PluralRules(data.lang);
   const stage = document.getElementById("stage");
   const STATE_VERSION = 1;
-
-  function say(key, values = {}) {
-    return data.messages[key].replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
-  }
+  const kindOf = (question) => ns.kinds[question.kind];
 
   /* ---- State, suspend_data and scoring ---- */
 
-  function shuffled(items) {
-    const out = items.slice();
-    const random = new Uint32Array(out.length);
-    crypto.getRandomValues(random);
-    for (let i = out.length - 1; i > 0; i -= 1) {
-      const j = random[i] % (i + 1);
-      [out[i], out[j]] = [out[j], out[i]];
-    }
-    return out;
+  /** A new order that is not the one written (ordering questions must not start solved). */
+  function scrambled(ids) {
+    const out = ns.shuffled(ids);
+    return ids.length > 1 && out.every((id, index) => id === ids[index]) ? [...ids.slice(1), ids[0]] : out;
   }
 
   function freshState() {
     const orders = {};
-    if (data.shuffle) {
-      for (const question of questions) orders[question.id] = shuffled(question.choices.map((c) => c.id));
+    for (const question of questions) {
+      const kind = kindOf(question);
+      const lists = Object.entries(kind.lists(question));
+      if (kind.scramble) orders[question.id] = Object.fromEntries(lists.map(([key, ids]) => [key, scrambled(ids)]));
+      else if (data.shuffle && lists.length) {
+        orders[question.id] = Object.fromEntries(lists.map(([key, ids]) => [key, ns.shuffled(ids)]));
+      }
     }
     return { index: 0, answers: {}, orders };
   }
 
-  /** Compact JSON: {"v":1,"i":3,"a":{"q1":"a","q3":"a,c"},"o":{"q1":"c,a,b"}}. */
+  /** Compact JSON: {"v":1,"i":3,"a":{"q1":"a","q4":"NCCL"},"o":{"q1":"c,a,b","q10/g2":"b,a,c"}}. */
   function serialize(withOrders) {
-    const join = (table) => Object.fromEntries(Object.entries(table).map(([id, ids]) => [id, ids.join(",")]));
-    const saved = { v: STATE_VERSION, i: state.index, a: join(state.answers) };
-    if (withOrders && data.shuffle) saved.o = join(state.orders);
+    const answers = Object.fromEntries(Object.entries(state.answers)
+      .map(([id, answer]) => [id, kindOf(byId.get(id)).encode(answer)]));
+    const saved = { v: STATE_VERSION, i: state.index, a: answers };
+    if (withOrders) {
+      const orders = {};
+      for (const [id, lists] of Object.entries(state.orders)) {
+        for (const [key, ids] of Object.entries(lists)) orders[key ? `${id}/${key}` : id] = ids.join(",");
+      }
+      if (Object.keys(orders).length) saved.o = orders;
+    }
     return JSON.stringify(saved);
   }
 
@@ -57,6 +64,19 @@
     let out = serialize(true);
     if (out.length > runtime.suspendLimit) out = serialize(false);
     return out.length > runtime.suspendLimit ? null : out;
+  }
+
+  /** A saved order is kept only if it holds exactly the ids of the list it reorders. */
+  function restoreOrders(restored, saved) {
+    for (const [name, value] of Object.entries(saved && typeof saved === "object" ? saved : {})) {
+      const [id, key = ""] = name.split("/");
+      const question = byId.get(id);
+      const list = question && question.kind !== "description" ? kindOf(question).lists(question)[key] : null;
+      const order = typeof value === "string" ? value.split(",") : [];
+      if (list && order.length === list.length && list.every((item) => order.includes(item))) {
+        restored.orders[id] = { ...(restored.orders[id] || {}), [key]: order };
+      }
+    }
   }
 
   function restore(raw) {
@@ -68,107 +88,73 @@
     }
     if (!saved || saved.v !== STATE_VERSION || typeof saved.a !== "object" || saved.a === null) return null;
     const restored = freshState();
-    const ids = (question, value) => (typeof value === "string" ? value.split(",") : [])
-      .filter((id) => question.choices.some((choice) => choice.id === id));
     for (const [id, value] of Object.entries(saved.a)) {
       const question = byId.get(id);
-      const picked = question ? ids(question, value) : [];
-      if (picked.length) restored.answers[id] = picked;
+      const answer = question && question.kind !== "description" ? kindOf(question).decode(question, value) : null;
+      if (answer !== null) restored.answers[id] = answer;
     }
-    for (const [id, value] of Object.entries(data.shuffle && saved.o ? saved.o : {})) {
-      const question = byId.get(id);
-      const order = question ? ids(question, value) : [];
-      const complete = question && order.length === question.choices.length && new Set(order).size === order.length;
-      if (complete) restored.orders[id] = order;
-    }
-    restored.index = Number.isInteger(saved.i) ? Math.max(0, Math.min(saved.i, questions.length)) : 0;
+    restoreOrders(restored, saved.o);
+    restored.index = Number.isInteger(saved.i) ? Math.max(0, Math.min(saved.i, items.length)) : 0;
     return restored;
   }
 
-  const correctIds = (question) => question.choices.filter((choice) => choice.correct).map((choice) => choice.id);
+  /** Share of the points earned (0..1), or null for an answer a person marks (an essay). */
+  const credit = (question, answer) => kindOf(question).credit(question, answer);
 
-  /** Share of the points earned: all or nothing for one answer; (right - wrong) / correct for several. */
-  function credit(question, picked) {
-    const correct = correctIds(question);
-    const right = picked.filter((id) => correct.includes(id)).length;
-    if (!question.multiple) return right === 1 && picked.length === 1 ? 1 : 0;
-    return Math.max(0, (right - (picked.length - right)) / correct.length);
-  }
-
-  function verdict(question, picked) {
-    const share = credit(question, picked || []);
+  function verdict(question, answer) {
+    const share = credit(question, answer);
+    if (share === null) return "to_be_graded";
     return share === 1 ? "correct" : share > 0 ? "partly_correct" : "incorrect";
   }
 
+  /** Points over the questions the player marks; essays wait for a person, and so does pass or fail. */
   function totals() {
     let earned = 0;
     let max = 0;
     for (const question of questions) {
+      if (question.scored === false) continue;
       max += question.points;
-      if (state.answers[question.id]) earned += credit(question, state.answers[question.id]) * question.points;
+      const answer = state.answers[question.id];
+      if (answer !== undefined) earned += credit(question, answer) * question.points;
     }
     const percent = max > 0 ? (earned / max) * 100 : 100;
-    const passed = passMark === null ? null : earned * 100 >= passMark * max - 1e-9;
+    const passed = data.pending || passMark === null ? null : earned * 100 >= passMark * max - 1e-9;
     return { earned, max, percent, passed };
   }
 
   /* ---- Building the page ---- */
 
-  function el(tag, attributes = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes)) {
-      if (value === null || value === undefined || value === false) continue;
-      if (name === "text") node.textContent = value;
-      else node.setAttribute(name, value === true ? "" : value);
-    }
-    node.append(...children.filter((child) => child !== null && child !== undefined));
-    return node;
-  }
-
-  /** Quiz text: plain text as text (line breaks kept by CSS), HTML only through the sanitiser. */
-  function rich(tag, value, attributes = {}) {
-    // A text in a language of its own says so; otherwise it takes the language it is given.
-    const node = value.lang ? el(tag, { ...attributes, lang: value.lang, dir: value.dir }) : el(tag, attributes);
-    if (value.format === "html") {
-      node.append(ns.sanitize(value.value));
-    } else {
-      node.classList.add("plain");
-      node.textContent = value.value;
-    }
-    return node;
-  }
-
-  function answerText(question, ids) {
-    const chosen = question.choices.filter((choice) => ids.includes(choice.id));
-    const language = { lang: question.lang, dir: question.dir };
-    if (!chosen.length) return el("span", { class: "none", text: say("no_answer") });
-    if (chosen.length === 1) return rich("span", chosen[0].text, language);
-    return el("ul", language, ...chosen.map((choice) => rich("li", choice.text)));
-  }
-
-  function answerList(question, picked) {
+  function answerList(question, answer) {
+    const kind = kindOf(question);
+    const expected = kind.expected(question);
+    const given = answer === undefined ? el("span", { class: "none", text: say("no_answer") })
+      : kind.given(question, answer);
     return el("dl", { class: "answers" },
-      el("dt", { text: say("your_answer") }), el("dd", {}, answerText(question, picked || [])),
-      el("dt", { text: say("correct_answer") }), el("dd", {}, answerText(question, correctIds(question))));
+      el("dt", { text: say("your_answer") }), el("dd", {}, given),
+      expected ? el("dt", { text: say("correct_answer") }) : null, expected ? el("dd", {}, expected) : null);
   }
 
-  function explanation(question) {
-    if (!question.explanation) return null;
-    return el("div", { class: "explanation" },
-      el("h3", { text: say("explanation") }),
-      rich("div", question.explanation, { lang: question.lang, dir: question.dir }));
+  /** What follows an answer, in both feedback modes: the answers, remarks, feedback, explanation. */
+  function commentary(question, answer, result, withAnswers) {
+    const language = ns.language(question);
+    const remarks = answer === undefined ? [] : kindOf(question).remarks(question, answer)
+      .map((remark) => rich("div", remark, { class: "remark", ...language }));
+    const overall = result === "correct" ? question.correctFeedback
+      : result === "to_be_graded" ? null : question.incorrectFeedback;
+    return [
+      withAnswers ? answerList(question, answer) : null,
+      ...remarks,
+      overall ? rich("div", overall, { class: "remark overall", ...language }) : null,
+      question.explanation ? el("div", { class: "explanation" }, el("h3", { text: say("explanation") }),
+        rich("div", question.explanation, language)) : null,
+    ];
   }
 
-  function feedback(question, picked) {
-    const result = verdict(question, picked);
-    const remarks = question.choices
-      .filter((choice) => picked.includes(choice.id) && choice.feedback)
-      .map((choice) => rich("div", choice.feedback, { class: "remark", lang: question.lang, dir: question.dir }));
+  function feedback(question, answer) {
+    const result = verdict(question, answer);
     return el("div", { id: "feedback", class: `feedback ${result}` },
       el("p", { class: "verdict" }, el("strong", { text: say(result) })),
-      result === "correct" ? null : answerList(question, picked),
-      ...remarks,
-      explanation(question));
+      ...commentary(question, answer, result, result !== "correct"));
   }
 
   function showNotice(message, alert = false) {
@@ -185,49 +171,42 @@
     requestAnimationFrame(() => { announcer.textContent = message; });
   }
 
-  function orderOf(question) {
-    const order = state.orders[question.id];
-    return order ? order.map((id) => question.choices.find((choice) => choice.id === id)) : question.choices;
+  function orderOf(question, key) {
+    const saved = state.orders[question.id];
+    return (saved && saved[key]) || kindOf(question).lists(question)[key];
   }
 
-  function buttonLabel(answered) {
-    const last = state.index === questions.length - 1;
-    if (data.feedback === "immediate" && !answered) return say("check");
+  function buttonLabel(answered, question) {
+    const last = state.index === items.length - 1;
+    if (data.feedback === "immediate" && !answered) return say(question.scored === false ? "submit" : "check");
     return say(last ? "finish" : "next");
   }
 
-  /** The current question; `focus` is "heading" after moving on, "button" after checking. */
-  function showQuestion(focus) {
-    const question = questions[state.index];
-    const picked = state.answers[question.id] || null;
-    const language = { lang: question.lang, dir: question.dir };
-    const heading = el("h2", { id: "question-heading", tabindex: "-1",
-      text: say("question_of", { number: state.index + 1, total: questions.length }) });
-    const choices = el("div", { class: "choices", ...language });
-    for (const choice of orderOf(question)) {
-      const mark = picked && (choice.correct ? "✓" : picked.includes(choice.id) ? "✗" : null);
-      choices.append(el("label", { class: "choice" },
-        el("input", { type: question.multiple ? "checkbox" : "radio", name: "answer", value: choice.id,
-          checked: Boolean(picked && picked.includes(choice.id)), disabled: Boolean(picked) }),
-        rich("span", choice.text, { class: "choice-text" }),
-        mark ? el("span", { class: `mark ${choice.correct ? "right" : "wrong"}`, "aria-hidden": "true", text: mark }) : null));
-    }
+  const pointsText = (value) => say(plurals.select(value) === "one" ? "points_one" : "points_other",
+    { points: points.format(value) });
+
+  /** The page of one item; `focus` is "heading" after moving on, "button" after checking. */
+  function showItem(focus) {
+    const question = items[state.index];
+    const text = question.kind === "description";
+    const answer = text ? undefined : state.answers[question.id];
+    const locked = text || answer !== undefined;
+    const heading = el("h2", { id: "question-heading", tabindex: "-1", text: text ? say("information")
+      : say("question_of", { number: numbers.get(question.id), total: questions.length }) });
     const error = el("p", { id: "error", class: "error", hidden: true });
-    const button = el("button", { type: "submit", class: "primary", text: buttonLabel(Boolean(picked)) });
-    const form = el("form", { class: "question", novalidate: true },
+    const button = el("button", { type: "submit", class: "primary", text: buttonLabel(locked, question) });
+    const form = el("form", { class: text ? "question text-block" : "question", novalidate: true },
       heading,
-      el("progress", { max: questions.length, value: state.index, "aria-hidden": "true" }),
-      el("fieldset", { "aria-labelledby": "prompt", "aria-describedby": "hint error" },
-        rich("div", question.prompt, { id: "prompt", class: "prompt", ...language }),
-        el("p", { id: "hint", class: "hint", text: say(question.multiple ? "choose_all" : "choose_one") }),
-        choices),
+      el("progress", { max: items.length, value: state.index, "aria-hidden": "true" }),
+      text ? rich("div", question.prompt, { id: "prompt", class: "prompt", ...ns.language(question) })
+        : questionBody(question, answer, locked),
       error,
-      picked ? feedback(question, picked) : null,
+      text || answer === undefined ? null : feedback(question, answer),
       el("div", { class: "actions" }, button));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      if (state.answers[question.id]) advance();
-      else answer(question, form, error);
+      if (text || state.answers[question.id] !== undefined) advance();
+      else submit(question, form, error);
     });
     stage.replaceChildren(form);
     shownAt = Date.now();
@@ -235,32 +214,44 @@
     if (focus === "button") button.focus();
   }
 
-  function reviewItem(question, index) {
-    const picked = state.answers[question.id];
-    const result = verdict(question, picked);
+  function questionBody(question, answer, locked) {
+    const kind = kindOf(question);
+    const view = { answer, locked, order: (key) => orderOf(question, key), announce };
+    return el("fieldset", { "aria-labelledby": "prompt", "aria-describedby": "hint error" },
+      kind.ownPrompt ? null : rich("div", question.prompt, { id: "prompt", class: "prompt", ...ns.language(question) }),
+      el("p", { id: "hint", class: "hint" }, kind.hint(question), " ",
+        el("span", { class: "points", text: `(${pointsText(question.points)})` })),
+      kind.render(question, view));
+  }
+
+  function reviewItem(question) {
+    const answer = state.answers[question.id];
+    const result = answer === undefined ? "incorrect" : verdict(question, answer);
+    const language = ns.language(question);
+    const prompt = kindOf(question).ownPrompt ? null : rich("div", question.prompt, { class: "prompt", ...language });
     return el("li", { class: `review-item ${result}` },
-      el("h4", {}, say("question", { number: index + 1 }), " ", el("span", { class: "verdict", text: say(result) })),
-      rich("div", question.prompt, { class: "prompt", lang: question.lang, dir: question.dir }),
-      answerList(question, picked),
-      explanation(question));
+      el("h4", {}, say("question", { number: numbers.get(question.id) }), " ",
+        el("span", { class: "verdict", text: say(result) })),
+      prompt,
+      ...commentary(question, answer, result, true));
   }
 
   function showResults(focus) {
     const result = totals();
-    const outcome = result.passed === null ? say("completed")
+    const outcome = data.pending ? say("needs_grading") : result.passed === null ? say("completed")
       : say(result.passed ? "passed" : "failed", { pass: percents.format(passMark / 100) });
-    const score = say("score", { score: numbers.format(result.earned), total: numbers.format(result.max),
-      percent: percents.format(result.percent / 100) });
+    const score = result.max > 0 ? say("score", { score: points.format(result.earned),
+      total: points.format(result.max), percent: percents.format(result.percent / 100) }) : "";
     const heading = el("h2", { id: "results-heading", tabindex: "-1", text: say("results") });
     const status = result.passed === null ? "completed" : result.passed ? "passed" : "failed";
     stage.replaceChildren(el("section", { class: "results", "aria-labelledby": "results-heading" },
       heading,
       el("p", { class: `summary ${status}`, text: outcome }),
-      el("p", { class: "score", text: score }),
+      score ? el("p", { class: "score", text: score }) : null,
       el("h3", { text: say("review") }),
       el("ol", { class: "review" }, ...questions.map(reviewItem))));
     if (focus) heading.focus();
-    announce(`${outcome} ${score}`);
+    announce(score ? `${outcome} ${score}` : outcome);
   }
 
   /* ---- The flow ---- */
@@ -272,46 +263,45 @@
     lms.commit();
   }
 
-  function record(question, picked) {
+  function record(question, answer) {
     if (!lms) return;
+    const share = credit(question, answer);
     runtime.record(lms, interactions, {
-      id: question.interaction, response: picked, correct: correctIds(question),
-      correctly: verdict(question, picked) === "correct", weighting: question.points,
-      latency: Date.now() - shownAt, time: new Date(),
+      ...kindOf(question).interaction(question, answer),
+      id: question.interaction, result: share === null ? null : share === 1 ? "correct" : "incorrect",
+      weighting: question.points, latency: Date.now() - shownAt, time: new Date(),
       description: question.description, lang: question.lang || data.lang,
     });
     interactions += 1;
   }
 
-  function answer(question, form, error) {
-    const checked = new Set([...form.querySelectorAll("input[name=answer]:checked")].map((input) => input.value));
-    // In the order of the source, whatever order the options were shown in.
-    const picked = question.choices.filter((choice) => checked.has(choice.id)).map((choice) => choice.id);
-    if (!picked.length) {
-      error.textContent = say("answer_first");
+  function submit(question, form, error) {
+    const result = kindOf(question).read(question, form);
+    if (result.error) {
+      error.textContent = say(result.error);
       error.hidden = false;
       error.setAttribute("role", "alert");
       return;
     }
-    state.answers[question.id] = picked;
-    record(question, picked);
+    state.answers[question.id] = result.answer;
+    record(question, result.answer);
     if (data.feedback !== "immediate") {
       advance();
       return;
     }
     save();
-    showQuestion("button");
+    showItem("button");
     announce(document.getElementById("feedback").innerText);
   }
 
   function advance() {
     state.index += 1;
-    if (state.index >= questions.length) {
+    if (state.index >= items.length) {
       finish();
       return;
     }
     save();
-    showQuestion("heading");
+    showItem("heading");
   }
 
   function finish() {
@@ -344,7 +334,7 @@
     if (launch.passMark !== null) passMark = launch.passMark;
     interactions = launch.interactions;
     state = launch.suspendData ? restore(launch.suspendData) : null;
-    if (state && state.index < questions.length) showNotice(say("resumed"));
+    if (state && state.index < items.length) showNotice(say("resumed"));
   } else {
     showNotice(say("not_saved"));
   }
@@ -355,9 +345,9 @@
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden" && lms && !ended) lms.commit();
   });
-  if (state.index < questions.length) {
+  if (state.index < items.length) {
     save();
-    showQuestion(null);
+    showItem(null);
   } else if (resumed) {
     showResults(false);
   } else {

@@ -8,6 +8,8 @@
   "use strict";
 
   const pad = (number, width) => String(number).padStart(width, "0");
+  /** cmi.interactions.n.student_response and .pattern are CMIString255 (RTE 3.4.2.7). */
+  const FILL_IN_LIMIT = 255;
 
   /** CMIDecimal with at most two decimals: "75", "66.67" (never an exponent). */
   function decimal(value) {
@@ -29,6 +31,35 @@
     return `${pad(date.getHours(), 2)}:${pad(date.getMinutes(), 2)}:${pad(date.getSeconds(), 2)}`;
   }
 
+  /** Number as typed for a numeric response: CMIDecimal, up to ten decimals, never an exponent. */
+  function exact(value) {
+    return value.toFixed(10).replace(/\.?0+$/, "").replace(/^-0$/, "0");
+  }
+
+  /** CMIString255 on one line: line breaks become " ¶ ", and a longer text is cut with "…". */
+  function characters(text) {
+    const line = String(text).replace(/\s*(?:\r\n|\r|\n)\s*/g, " ¶ ");
+    if (line.length <= FILL_IN_LIMIT) return line;
+    const cut = line.slice(0, FILL_IN_LIMIT - 1);
+    return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+  }
+
+  /*
+   * Responses in the SCORM 1.2 RTE's formats (section 3.4.2.7, cmi.interactions.n.student_response):
+   * choice "a,c"; true-false "t" / "f"; fill-in one string (several blanks joined by ",");
+   * numeric a decimal; matching "a.1,b.2"; sequencing "b,a,c". Correct patterns use the same syntax.
+   */
+  const FORMATS = {
+    choice: (ids) => ids.join(","),
+    "true-false": (value) => (value ? "t" : "f"),
+    "fill-in": (texts) => characters(texts.join(",")),
+    "long-fill-in": (text) => characters(text),
+    numeric: (value) => exact(value),
+    matching: (pairs) => pairs.map(([left, right]) => `${left}.${right}`).join(","),
+    sequencing: (ids) => ids.join(","),
+  };
+  const PATTERNS = { ...FORMATS, numeric: (range) => exact(range.value) };
+
   ns.runtime = {
     apiName: "API",
     methods: {
@@ -49,15 +80,19 @@
       };
     },
 
-    /** One answered question as cmi.interactions.n (journaled: n grows, entries are never rewritten). */
+    /**
+     * One answered question as cmi.interactions.n (journaled: n grows, entries are never rewritten).
+     * SCORM 1.2 has no long-fill-in: an essay is a fill-in, cut to its 255 characters.
+     */
     record(lms, n, item) {
       const base = `cmi.interactions.${n}.`;
       lms.set(`${base}id`, item.id);
-      lms.set(`${base}type`, "choice");
-      // Choice responses are comma-separated identifiers in 1.2.
-      lms.set(`${base}student_response`, item.response.join(","));
-      lms.set(`${base}correct_responses.0.pattern`, item.correct.join(","));
-      lms.set(`${base}result`, item.correctly ? "correct" : "wrong");
+      lms.set(`${base}type`, item.type === "long-fill-in" ? "fill-in" : item.type);
+      lms.set(`${base}student_response`, FORMATS[item.type](item.response));
+      item.correct.forEach((pattern, index) => {
+        lms.set(`${base}correct_responses.${index}.pattern`, PATTERNS[item.type](pattern));
+      });
+      if (item.result) lms.set(`${base}result`, item.result === "correct" ? "correct" : "wrong");
       lms.set(`${base}weighting`, decimal(item.weighting));
       lms.set(`${base}latency`, timespan(item.latency));
       lms.set(`${base}time`, timeOfDay(item.time));
@@ -76,9 +111,11 @@
      * (SCORM 1.2 CAM, masteryscore), so min 0 and max 100 whatever the points.
      */
     finish(lms, result) {
-      lms.set("cmi.core.score.raw", decimal(result.percent));
-      lms.set("cmi.core.score.min", "0");
-      lms.set("cmi.core.score.max", "100");
+      if (result.max > 0) {
+        lms.set("cmi.core.score.raw", decimal(result.percent));
+        lms.set("cmi.core.score.min", "0");
+        lms.set("cmi.core.score.max", "100");
+      }
       const status = result.passed === null ? "completed" : result.passed ? "passed" : "failed";
       lms.set("cmi.core.lesson_status", status);
       lms.set("cmi.core.exit", "");

@@ -30,6 +30,46 @@
     return `${date.toISOString().slice(0, 22)}Z`;
   }
 
+  /** A string on one line within `limit` characters: line breaks become " ¶ ", a longer text is cut with "…". */
+  function characters(text, limit) {
+    const line = String(text).replace(/\s*(?:\r\n|\r|\n)\s*/g, " ¶ ");
+    if (line.length <= limit) return line;
+    const cut = line.slice(0, limit - 1);
+    return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+  }
+
+  /** A bag of fill-in strings: at most 10, each a localized string of at most 250 characters (RTE 4.2.9.2). */
+  const strings = (texts) => texts.slice(0, 10).map((text) => characters(text, 250)).join("[,]");
+
+  /*
+   * learner_response in the RTE's formats (SCORM 2004 4th Edition RTE 4.2.9.2), sets joined by
+   * the reserved delimiters [,] and [.]: choice "a[,]c"; true-false "true"; fill-in "NCCL" or
+   * "reduce-scatter[,]all-gather"; long-fill-in the text (4000 characters); numeric a decimal;
+   * matching "a[.]1[,]b[.]2"; sequencing "b[,]a[,]c". Line breaks do not fit a localized
+   * string on one line in every runtime (scorm-again refuses them), so they become " ¶ ".
+   */
+  const FORMATS = {
+    choice: (ids) => ids.join("[,]"),
+    "true-false": (value) => String(value),
+    "fill-in": strings,
+    "long-fill-in": (text) => characters(text, 4000),
+    numeric: (value) => decimal(value),
+    matching: (pairs) => pairs.map(([left, right]) => `${left}[.]${right}`).join("[,]"),
+    sequencing: (ids) => ids.join("[,]"),
+  };
+
+  /**
+   * correct_responses.n.pattern (RTE 4.2.9.1): as the responses, but a numeric pattern is the
+   * range "min[:]max", and a fill-in pattern says whether case matters, and, for several
+   * blanks, that their order does: "{case_matters=false}{order_matters=true}a[,]b".
+   */
+  const PATTERNS = {
+    ...FORMATS,
+    "fill-in": (texts, item) => `{case_matters=${item.caseMatters}}${texts.length > 1 ? "{order_matters=true}" : ""}`
+      + strings(texts),
+    numeric: (range) => `${decimal(range.min)}[:]${decimal(range.max)}`,
+  };
+
   ns.runtime = {
     apiName: "API_1484_11",
     methods: {
@@ -58,13 +98,15 @@
       const base = `cmi.interactions.${n}.`;
       lms.set(`${base}id`, item.id);
       // type must be set before learner_response and correct_responses (error 408 otherwise).
-      lms.set(`${base}type`, "choice");
+      lms.set(`${base}type`, item.type);
       lms.set(`${base}timestamp`, timestamp(item.time));
       lms.set(`${base}weighting`, decimal(item.weighting));
-      // A set of short_identifier_types is joined by the reserved token "[,]" (RTE 4.2.9.2).
-      lms.set(`${base}learner_response`, item.response.join("[,]"));
-      lms.set(`${base}correct_responses.0.pattern`, item.correct.join("[,]"));
-      lms.set(`${base}result`, item.correctly ? "correct" : "incorrect");
+      lms.set(`${base}learner_response`, FORMATS[item.type](item.response));
+      // At most 5 patterns: the smallest permitted maximum for fill-in (RTE 4.2.9.1); other kinds have one.
+      item.correct.slice(0, 5).forEach((pattern, index) => {
+        lms.set(`${base}correct_responses.${index}.pattern`, PATTERNS[item.type](pattern, item));
+      });
+      if (item.result) lms.set(`${base}result`, item.result);
       lms.set(`${base}latency`, duration(item.latency));
       lms.set(`${base}description`, `{lang=${item.lang}}${item.description}`);
     },

@@ -12,17 +12,20 @@ writes nothing; the other sources still build unless `fail_fast` is set.
 from __future__ import annotations
 
 import errno
+import functools
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import config, registry
+from . import background, config, registry
 from .diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from .memory import return_freed_memory
 from .model import Quiz
 from .package import write_atomic
 from .state import BuildState, content_hash, fingerprint
@@ -207,6 +210,8 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             if findings:
                 raise OutputInvalid(findings)
             result.outputs[target] = package.to_bytes()
+            del package  # its files and warnings are taken: free them before the next format
+            return_freed_memory()
     result.seconds = time.perf_counter() - started
     return result
 
@@ -227,10 +232,11 @@ def _claim(result: SourceResult, claimed: dict[Path, str]) -> None:
 
 
 def _executor(jobs: int, count: int) -> Executor | None:
-    """Worker processes for several sources; forked on Linux so they share what is loaded."""
+    """Worker processes for several sources: forked on Linux so they share what is loaded, but
+    spawned when this process has other threads (a fork would copy the locks they hold)."""
     if jobs <= 1 or count <= 1:
         return None
-    method = "fork" if sys.platform == "linux" else "spawn"
+    method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
     return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=multiprocessing.get_context(method))
 
 
@@ -241,21 +247,28 @@ class Build:
         self.settings = settings
         self.state = BuildState(settings.out_dir)
         self.configs: dict[Path, config.Config] = {}
+        self.forked: background.ForkedCheck | None = None
+        """Lint of the only source, running in a child process while it is written."""
 
     def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
         """Build every source under `paths`; `on_made` sees each source once it is made."""
         if self.settings.bank:
             return self._run_bank(paths, on_made)
         results, prints, claimed = [], {}, {}
-        for result, print_ in self._make_all(find_sources(paths)):
-            results.append(result)
-            prints[result.source] = print_
-            _claim(result, claimed)
-            if on_made:
-                on_made(result)
-            if result.failed and self.settings.fail_fast:
-                break
-        self._finish(results)
+        try:
+            for result, print_ in self._make_all(find_sources(paths)):
+                results.append(result)
+                prints[result.source] = print_
+                _claim(result, claimed)
+                if on_made:
+                    on_made(result)
+                if result.failed and self.settings.fail_fast:
+                    break
+            self._finish(results)
+        finally:
+            if self.forked is not None:
+                self.forked.cancel()
+                self.forked = None
         for result in results:
             if not result.skipped:
                 self._write(result, prints[result.source])
@@ -291,7 +304,9 @@ class Build:
             from .check import check
 
             by_source = {result.source: result for result in made}
-            findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
+            findings = self._forked_findings(made)
+            if findings is None:
+                findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
             for finding in findings:
                 by_source[finding.span.source].diagnostics.append(replace(finding, severity=Severity.WARNING))
         if self.settings.strict:
@@ -300,6 +315,22 @@ class Build:
                     replace(d, severity=Severity.ERROR) if d.severity == Severity.WARNING else d
                     for d in result.diagnostics
                 ]
+
+    def _forked_findings(self, made: list[SourceResult]) -> list[Diagnostic] | None:
+        """The forked lint's findings, if it linted exactly the quizzes made; else None."""
+        forked, self.forked = self.forked, None
+        if forked is None:
+            return None
+        if len(made) != 1 or made[0].source != forked.source:
+            forked.cancel()
+            return None
+        return forked.findings()
+
+    def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
+        """`make`, with the source read and linted meanwhile in a child process (background.py)."""
+        read = functools.partial(_read_one, path, data, defaults)
+        self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, path.as_posix())
+        return make(path, data, defaults, self.settings)
 
     def _write_bank(self, results: list[SourceResult]) -> None:
         module, options = registry.writer("moodle")
@@ -350,11 +381,15 @@ class Build:
         plan = list(self._plan(sources))
         todo = [work for done, work in plan if done is None]
         executor = _executor(self.settings.jobs, len(todo))
+        # One source to write and lint: lint it in a child process meanwhile (background.py).
+        fork = bool(self.settings.lint and self.settings.formats and executor is None and len(todo) == 1
+                    and background.available())
         if executor is None:
-            made = (make(path, data, defaults, self.settings) for path, data, defaults, _ in todo)
+            make_one = self._make_linting if fork else functools.partial(make, settings=self.settings)
+            made = (make_one(path, data, defaults) for path, data, defaults, _ in todo)
         else:
             made = executor.map(make, *zip(*[(p, d, f, self.settings) for p, d, f, _ in todo]))
-        if self.settings.lint and todo:
+        if self.settings.lint and todo and not fork:
             from .rules import language
 
             language.preload()  # after the workers are forked: a fork must not copy a loading thread

@@ -200,9 +200,33 @@ class _Resource(NamedTuple):
     line: int
 
 
-def package_rules(files: dict[str, bytes], source: str) -> list[Diagnostic]:
-    """The QTI rules over a whole package; [] when the manifest lists no QTI resource."""
-    manifest = _parse(files[MANIFEST])
+class DocumentHead(NamedTuple):
+    """An item's root element reduced to what the package rules read (tag, identifier,
+    line), so that validating a 10,000-item package does not keep 10,000 trees alive."""
+
+    tag: str
+    attrib: dict
+    sourceline: int | None
+
+    def get(self, key: str, default=None):
+        return self.attrib.get(key, default)
+
+
+def document_head(root):
+    """What the package rules keep of a parsed document: an item's head, any other whole."""
+    if root is not None and is_qti(root.tag, "assessmentItem"):
+        return DocumentHead(root.tag, dict(root.attrib), root.sourceline)
+    return root
+
+
+def package_rules(files: dict[str, bytes], source: str, documents: dict | None = None) -> list[Diagnostic]:
+    """The QTI rules over a whole package; [] when the manifest lists no QTI resource.
+
+    `documents` maps each XML path to its parsed root (or `document_head()`, None when
+    not well-formed), when the caller has parsed them already; else they are parsed here."""
+    if documents is None:
+        documents = {path: _parse(files[path]) for path in files if path.endswith(".xml")}
+    manifest = documents.get(MANIFEST)
     if manifest is None:
         return []
     resources = [
@@ -213,7 +237,7 @@ def package_rules(files: dict[str, bytes], source: str) -> list[Diagnostic]:
     ]
     if not resources:
         return []
-    documents = {path: _parse(files[path]) for path in sorted(files) if path.endswith(".xml") and path != MANIFEST}
+    documents = {path: documents[path] for path in sorted(documents) if path != MANIFEST}
     items = {path: root for path, root in documents.items() if root is not None and is_qti(root.tag, "assessmentItem")}
     findings = _listing_rules(items, documents, resources, source)
     findings += _unique_items(items, source)

@@ -128,13 +128,23 @@ def _finding(source: str, message: str, code: str, line: int = 0, column: int = 
 
 def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
     """Check one XML document against the schema its root element names."""
+    root, findings = _parse(content, source)
+    return findings if root is None else _validate_root(root, content, source)
+
+
+def _parse(content: bytes, source: str):
+    """The document's root and no findings, or None and why it is not well-formed."""
     from lxml import etree
 
     try:
-        root = etree.fromstring(content, parser())
+        return etree.fromstring(content, parser()), []
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
-        return [_finding(source, f"not well-formed XML: {exc.msg}", "V101", line, column)]
+        return None, [_finding(source, f"not well-formed XML: {exc.msg}", "V101", line, column)]
+
+
+def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
+    """Check a parsed document against the schema its root element names."""
     name = _schema_for(root)
     if name is None:
         return [
@@ -162,28 +172,31 @@ def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
 
 
 def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
-    """Validate every XML file of a package and the content-package rules between them."""
+    """Validate every XML file of a package and the content-package rules between them.
+
+    Each XML file is parsed once: the schema check and the package rules share the
+    tree, of which only an item's head is kept (see qti21.document_head) to bound memory."""
+    from .qti21 import document_head, package_rules
+
     findings: list[Diagnostic] = []
+    documents: dict = {}
     for path in sorted(files):
         where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
         if path.endswith(".xml"):
-            findings += validate_xml(files[path], source=where)
+            root, problems = _parse(files[path], where)
+            findings += problems if root is None else _validate_root(root, files[path], where)
+            documents[path] = document_head(root)
         elif path.endswith(".json"):
             findings += _validate_model_json(files[path], where)
     if MANIFEST in files and not any(f.code == "V101" for f in findings):
-        from .qti21 import package_rules
-
-        findings += _manifest_rules(files, source)
-        findings += package_rules(files, source)
+        findings += _manifest_rules(documents[MANIFEST], files, source)
+        findings += package_rules(files, source, documents)
     return findings
 
 
-def _manifest_rules(files: dict[str, bytes], source: str) -> list[Diagnostic]:
+def _manifest_rules(root, files: dict[str, bytes], source: str) -> list[Diagnostic]:
     """IMS CP rules no XSD states: hrefs exist, nothing unlisted, identifiers unique."""
-    from lxml import etree
-
     where = f"{source}!{MANIFEST}"
-    root = etree.fromstring(files[MANIFEST], parser())
     findings = []
     seen: dict[str, int] = {}
     for element in root.iter():

@@ -7,6 +7,8 @@ XML is always built as lxml elements, never as strings, so every `<`, `&` and
 
 from __future__ import annotations
 
+import functools
+
 NS = {
     "qti": "http://www.imsglobal.org/xsd/imsqti_v2p1",
     "imscp": "http://www.imsglobal.org/xsd/imscp_v1p1",
@@ -25,8 +27,11 @@ NS = {
 }
 
 
+@functools.cache
 def qn(name: str) -> str:
-    """Clark notation for a prefixed name: `qn("qti:choiceInteraction")`."""
+    """Clark notation for a prefixed name: `qn("qti:choiceInteraction")`.
+
+    Cached: writers ask for the same few dozen names hundreds of thousands of times."""
     prefix, _, local = name.rpartition(":")
     return f"{{{NS[prefix]}}}{local}" if prefix else local
 
@@ -35,8 +40,9 @@ def element(name: str, attrib: dict | None = None, text: str | None = None, nsma
     """A new element; attribute names may be prefixed (`xml:lang`), None values are skipped."""
     from lxml import etree
 
-    node = etree.Element(qn(name), nsmap=nsmap)
-    _fill(node, attrib, text)
+    node = etree.Element(qn(name), _attributes(attrib), nsmap=nsmap)
+    if text is not None:
+        node.text = text
     return node
 
 
@@ -44,17 +50,18 @@ def sub(parent, name: str, attrib: dict | None = None, text: str | None = None):
     """A new child element of `parent` (see `element`)."""
     from lxml import etree
 
-    node = etree.SubElement(parent, qn(name))
-    _fill(node, attrib, text)
+    node = etree.SubElement(parent, qn(name), _attributes(attrib))
+    if text is not None:
+        node.text = text
     return node
 
 
-def _fill(node, attrib: dict | None, text: str | None) -> None:
-    for key, value in (attrib or {}).items():
-        if value is not None:
-            node.set(qn(key), value)
-    if text is not None:
-        node.text = text
+def _attributes(attrib: dict | None) -> dict | None:
+    """Clark-named attributes in the given order, without the None ones: one dict handed to
+    lxml in a single call instead of a `set()` per attribute."""
+    if not attrib:
+        return None
+    return {qn(key): value for key, value in attrib.items() if value is not None}
 
 
 def serialize(root, verbatim=frozenset()) -> bytes:

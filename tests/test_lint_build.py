@@ -51,3 +51,21 @@ def test_skipped_sources_show_their_warnings_again(tmp_path):
     again = _build(QUIZZES, "-f", "json", "-o", str(tmp_path))
     assert "0 built, 3 up to date" in again.stderr and "11 warnings" in again.stderr
     assert "[L010]" in again.stderr
+
+
+def test_a_single_source_linted_in_a_child_process_gives_the_same_findings(tmp_path, monkeypatch):
+    """A fresh, single-threaded process lints one source in a forked child (background.py);
+    the findings must be those of linting in process."""
+    import subprocess
+    import sys
+
+    import lmsexport.background as background
+
+    source = str(ROOT / "quizzes" / "fsdp-yo.txt")
+    forked = subprocess.run([sys.executable, "-m", "lmsexport", "build", source, "-f", "json", "-o",
+                             str(tmp_path / "a")], capture_output=True, text=True)
+    monkeypatch.setattr(background, "available", lambda: False)
+    in_process = _build(source, "-f", "json", "-o", str(tmp_path / "b"))
+    assert forked.returncode == in_process.exit_code == 0
+    findings = [line for line in forked.stderr.splitlines() if "[L0" in line]
+    assert findings and findings == [line for line in in_process.stderr.splitlines() if "[L0" in line]

@@ -40,15 +40,24 @@ _TOKEN = re.compile(r"\w(?:[\w'’.\-]*\w)?")
 _ALIASES = {"fil": "tl", "nb": "no", "in": "id", "iw": "he", "ji": "yi"}
 
 
-def _natural_words(text: str) -> list[str]:
-    """Words that tell a language apart: not GPU, PyTorch, 3D, torch.cuda, snake_case."""
-    return [
-        token
-        for token in _TOKEN.findall(text)
-        if not any(char.isdigit() or char == "_" for char in token)
+def _natural(token: str) -> bool:
+    """A word that tells a language apart: not GPU, PyTorch, 3D, torch.cuda, snake_case."""
+    return (
+        not any(char.isdigit() or char == "_" for char in token)
         and "." not in token
         and sum(char.isupper() for char in token) < 2
-    ]
+    )
+
+
+def _enough_words(text: str) -> bool:
+    """At least MIN_WORDS natural words; stops counting there (most texts pass early)."""
+    count = 0
+    for match in _TOKEN.finditer(text):
+        if _natural(match.group()):
+            count += 1
+            if count >= MIN_WORDS:
+                return True
+    return False
 
 
 def preload() -> None:
@@ -103,7 +112,7 @@ def _english(part: Part) -> bool | None:
     """True if the text is English; None when it is too short to judge or not checked."""
     language = _model_language(part.lang)
     text = visible(part)
-    if language is None or len(_natural_words(text)) < MIN_WORDS:
+    if language is None or not _enough_words(text):
         return None
     return dict(_identifier(language).rank(text))["en"] >= P_ENGLISH
 

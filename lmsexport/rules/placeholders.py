@@ -47,6 +47,7 @@ _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _DOUBLE_ENTITY = re.compile(r"&amp;(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 _PAIRS = {")": "(", "]": "[", "}": "{", "”": "“", "»": "«"}
+_BRACKET = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]")
 _SMILEY = re.compile(r"[:;]-?[()]")
 # `a)`, `2)`, `iv)` enumerate when nothing is open; inside `[0, 1)` the `)` closes the `[`.
 _ENUMERATOR = re.compile(r"(?:^|\s)(?:[A-Za-z]|\d{1,2}|[ivx]{1,4})\Z")
@@ -110,7 +111,8 @@ def _bracket_problem(text: str) -> str | None:
     """The first unmatched closer or unclosed opener; any closer closes any opener (`[0, 1)`)."""
     openers: list[str] = []
     text = _SMILEY.sub(" ", text)
-    for index, char in enumerate(text):
+    for match in _BRACKET.finditer(text):  # only the brackets: other characters change nothing
+        char, index = match.group(), match.start()
         if char in _PAIRS.values():
             openers.append(char)
         elif char in _PAIRS and openers:

@@ -83,19 +83,22 @@ def _same_answers(a: tuple[_Words, ...], b: tuple[_Words, ...]) -> bool:
 
 
 def _candidates(entries: list[_Entry]) -> Iterator[tuple[int, int]]:
-    """Pairs (earlier, later) of entries whose prompts may be similar."""
+    """Pairs (earlier, later) of entries whose prompts may be similar.
+
+    Similar prompts have the same numbers (`_similar`), so the index is keyed by those
+    too: "... (1)?" and "... (2)?" never meet, which keeps numbered quizzes linear."""
     frequency = Counter(word for entry in entries for word in entry.prompt.set)
-    index: dict[str, list[int]] = defaultdict(list)
+    index: dict[tuple[frozenset[str], str], list[int]] = defaultdict(list)
     for later, entry in enumerate(entries):
         words = sorted(entry.prompt.set, key=lambda w: (frequency[w], w))
         prefix = words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]
         seen = set()
         for word in prefix:
-            for earlier in index[word]:
+            for earlier in index[entry.prompt.numbers, word]:
                 if earlier not in seen:
                     seen.add(earlier)
                     yield earlier, later
-            index[word].append(later)
+            index[entry.prompt.numbers, word].append(later)
 
 
 def _where(quizzes: Sequence[Quiz], entry: _Entry, later: _Entry) -> str:

@@ -76,6 +76,7 @@ def player_data(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = No
         "passMark": None if pending else quiz.settings.pass_mark,
         "pending": pending or None,
         "feedback": quiz.settings.feedback,
+        "timeLimit": quiz.settings.time_limit,
         "messages": messages(quiz.lang),
         "questions": [question_data(quiz, question, version, texts) for question in quiz.questions],
     })

@@ -28,7 +28,8 @@ def test_feature_example_builds_in_every_format(format_name):
     quiz = lmsexport.read(EXAMPLES / "features.txt")
     package = lmsexport.write(quiz, format_name)
     assert lmsexport.validate(package) == []
-    assert package.warnings == []
+    # features.txt has a pass mark, which a Moodle question bank cannot hold (W660)
+    assert [warning.code for warning in package.warnings] == (["W660"] if format_name == "moodle" else [])
 
 
 def test_feature_example_uses_every_syntax_feature():

@@ -197,10 +197,16 @@ class Settings:
     """Percent of the total score needed to pass, or None for no pass/fail."""
     feedback: str = "immediate"
     """`immediate`: right/wrong and explanation after each answer; `end`: on a results page."""
+    attempts: int | None = None
+    """How many times a learner may take the quiz (where the format says it), None for no limit."""
+    time_limit: int | None = None
+    """Seconds a learner has for one attempt, None for no limit."""
 
     def __post_init__(self) -> None:
         _check(self.pass_mark is None or 0 <= self.pass_mark <= 100, "pass mark must be 0-100")
         _check(self.feedback in FEEDBACK_MODES, f"unknown feedback mode {self.feedback!r}")
+        _check(self.attempts is None or self.attempts >= 1, "attempts must be 1 or more")
+        _check(self.time_limit is None or self.time_limit >= 1, "a time limit must be a second or more")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,6 +10,8 @@
     tags: ml, week 3     comma-separated tags
     lint: -L012          lint rules switched off for this quiz
     markup: markdown     texts are Markdown (with math and images), not plain text
+    attempts: 2          attempts a learner has (SCORM packages)
+    time: 30 min         time for one attempt (QTI, SCORM)
     ---
 
 Unknown keys are errors with the closest known key suggested: a misspelt
@@ -80,6 +82,29 @@ def _tags(value: str) -> tuple[str, ...]:
     return tuple(tag.strip() for tag in value.split(",") if tag.strip())
 
 
+def _attempts(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError("use a whole number of attempts, 1 or more")
+    return int(value)
+
+
+_DURATION = re.compile(r"(?:(?P<h>\d+)\s*h)?\s*(?:(?P<m>\d+)\s*min)?\s*(?:(?P<s>\d+)\s*s)?\Z")
+
+
+def _time_limit(value: str) -> int:
+    """`30 min`, `1 h 30 min`, `90 s`, or a bare number of minutes; in seconds."""
+    if value.isdigit():
+        seconds = int(value) * 60
+    else:
+        match = _DURATION.match(value.strip().lower())
+        if not match or not any(match.groupdict().values()):
+            raise ValueError("use minutes (30), or units: 30 min, 1 h 30 min, 90 s")
+        seconds = sum(int(match[unit] or 0) * size for unit, size in (("h", 3600), ("m", 60), ("s", 1)))
+    if seconds < 1:
+        raise ValueError("a time limit is a second or more")
+    return seconds
+
+
 def _markup(value: str) -> str:
     if value not in ("plain", "markdown"):
         raise ValueError("use plain (text shown as written) or markdown")
@@ -106,6 +131,8 @@ KEYS: dict[str, Callable[[str], object]] = {
     "tags": _tags,
     "lint": _lint,
     "markup": _markup,
+    "attempts": _attempts,
+    "time": _time_limit,
 }
 
 

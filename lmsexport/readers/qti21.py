@@ -221,10 +221,13 @@ def _shuffled(items: list) -> bool:
 
 def _settings(test, items: list, total: float) -> Settings:
     part = test.find(f"{_Q}testPart") if test is not None else None
+    limits = part.find(f"{_Q}timeLimits") if part is not None else None
+    max_time = limits.get("maxTime") if limits is not None else None
     return Settings(
         shuffle=_shuffled(items),
         pass_mark=_pass_mark(test, total),
         feedback="end" if part is not None and part.get("submissionMode") == "simultaneous" else "immediate",
+        time_limit=max(1, round(float(max_time))) if max_time else None,
     )
 
 

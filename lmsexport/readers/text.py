@@ -305,6 +305,8 @@ def read(
             shuffle=header.get("shuffle", False),
             pass_mark=header.get("pass"),
             feedback=header.get("feedback", "immediate"),
+            attempts=header.get("attempts"),
+            time_limit=header.get("time"),
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),

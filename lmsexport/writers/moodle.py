@@ -86,6 +86,7 @@ class _Bank:
             self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
                       f"the category {title!r}", _quiz_span(quiz))
         self._write_category(quiz, [*parents, title])
+        self._quiz_settings(quiz)
         assets = {asset.path: asset for asset in quiz.assets}
         for asset in quiz.assets:
             folder, filename = file_place(asset.path)
@@ -116,8 +117,19 @@ class _Bank:
                       _span(quiz, question))
         return fitted
 
-    def warn(self, code: str, message: str, span: SourceSpan) -> None:
-        self.warnings.append(Diagnostic(code, message, span, severity=Severity.WARNING))
+    def _quiz_settings(self, quiz: Quiz) -> None:
+        """A question bank holds questions, not quizzes: Moodle keeps the pass mark, time limit
+        and attempts on the quiz activity (mod/quiz), which an import does not create."""
+        settings = quiz.settings
+        kept = [what for what, value in (("the pass mark", settings.pass_mark), ("the time limit", settings.time_limit),
+                                         ("the number of attempts", settings.attempts)) if value is not None]
+        if kept:
+            self.warn("W660", f"{', '.join(kept)} of the quiz cannot go into a Moodle question bank",
+                      _quiz_span(quiz), "set them on the quiz in Moodle (Quiz settings: Grade, Timing) "
+                      "after adding its questions from the bank")
+
+    def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
+        self.warnings.append(Diagnostic(code, message, span, hint, severity=Severity.WARNING))
 
     def _write_category(self, quiz: Quiz, path: list[str]) -> None:
         """The category question: Moodle puts the questions after it into that category.

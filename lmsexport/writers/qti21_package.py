@@ -52,6 +52,11 @@ def write_test(quiz: Quiz, log, assets: dict[str, Asset]) -> tuple[object, tuple
     part = sub(root, "qti:testPart", {"identifier": names.TEST_PART, "navigationMode": "nonlinear",
                                       "submissionMode": mode})
     sub(part, "qti:itemSessionControl", {"showFeedback": "true"})
+    if quiz.settings.time_limit:
+        sub(part, "qti:timeLimits", {"maxTime": str(quiz.settings.time_limit)})  # seconds (QTI 2.1 timeLimits)
+    if quiz.settings.attempts:
+        log.warn(None, "W808", f"QTI packages cannot say how many attempts a learner has ({quiz.settings.attempts})",
+                 "set the number of attempts in the LMS's quiz settings after the import")
     # Invisible: Canvas turns a visible, titled section into an extra text-only question.
     section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
     text = TextWriter(log, None, assets, names.MEDIA_FOLDER)

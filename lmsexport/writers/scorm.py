@@ -118,12 +118,21 @@ def _manifest_12(quiz: Quiz, files: list[str], title: str, pass_mark: float | No
     sub(organization, "imscp12:title", text=title)
     item = sub(organization, "imscp12:item", {"identifier": ids["item"], "identifierref": ids["resource"]})
     sub(item, "imscp12:title", text=title)
+    if quiz.settings.time_limit:
+        # The LMS hands both to the SCO (cmi.student_data.*); the player ends the attempt at the limit.
+        sub(item, "adlcp12:maxtimeallowed", text=_timespan_12(quiz.settings.time_limit))
+        sub(item, "adlcp12:timelimitaction", text="exit,message")
     if pass_mark is not None:
         # Compared by the LMS with cmi.core.score.raw, which the player reports as a percentage.
         sub(item, "adlcp12:masteryscore", text=number(pass_mark))
     resources = sub(root, "imscp12:resources")
     _resource(resources, ids, files, "adlcp12:scormtype")
     return serialize(root)
+
+
+def _timespan_12(seconds: int) -> str:
+    """SCORM 1.2 CMITimespan, HHHH:MM:SS."""
+    return f"{seconds // 3600:04d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 def _lom(parent, quiz: Quiz) -> None:
@@ -146,6 +155,13 @@ def _lom(parent, quiz: Quiz) -> None:
 def _sequencing(item, quiz: Quiz, pass_mark: float | None) -> None:
     """The item's sequencing: pass mark as a measured primary objective; the SCO sets its statuses."""
     sequencing = sub(item, "imsss:sequencing")
+    limits = {
+        "attemptLimit": str(quiz.settings.attempts) if quiz.settings.attempts else None,
+        "attemptAbsoluteDurationLimit": f"PT{quiz.settings.time_limit}S" if quiz.settings.time_limit else None,
+    }
+    if any(limits.values()):
+        # The LMS's sequencer counts attempts; the duration limit reaches the SCO as cmi.max_time_allowed.
+        sub(sequencing, "imsss:limitConditions", limits)
     if pass_mark is not None:
         objectives = sub(sequencing, "imsss:objectives")
         primary = sub(objectives, "imsss:primaryObjective",
@@ -170,6 +186,8 @@ def _manifest_2004(quiz: Quiz, files: list[str], title: str, pass_mark: float | 
     sub(organization, "imscp:title", text=title)
     item = sub(organization, "imscp:item", {"identifier": ids["item"], "identifierref": ids["resource"]})
     sub(item, "imscp:title", text=title)
+    if quiz.settings.time_limit:
+        sub(item, "adlcp:timeLimitAction", text="exit,message")
     _sequencing(item, quiz, pass_mark)
     # flow lets the LMS start the only SCO by itself: a Start request needs flow on the
     # parent (SCORM 2004 SN, sequencing control modes), and choice stays on as by default.
@@ -188,6 +206,11 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     pass_mark = _pass_mark(quiz, warnings)
     if version == "2004":
         _gap_limit(quiz, warnings)
+    elif quiz.settings.attempts:
+        warnings.append(Diagnostic("W607", f"SCORM 1.2 cannot say how many attempts a learner has "
+                                   f"({quiz.settings.attempts})", _where(quiz),
+                                   "set the number of attempts in the LMS's SCORM activity settings, or build "
+                                   "SCORM 2004", Severity.WARNING))
     content = player.render(quiz, version, warnings)
     title = _title(quiz, version, warnings)
     build = _manifest_12 if version == "1.2" else _manifest_2004

@@ -25,13 +25,20 @@ def package(quiz: Quiz, version: str) -> dict[str, bytes]:
 
 def launch_data(files: dict[str, bytes], version: str) -> dict:
     """What an LMS takes from the manifest into the CMI: the pass mark (CAM: masteryscore,
-    minNormalizedMeasure -> cmi.student_data.mastery_score / cmi.scaled_passing_score)."""
+    minNormalizedMeasure -> cmi.student_data.mastery_score / cmi.scaled_passing_score) and
+    the time limit (maxtimeallowed, attemptAbsoluteDurationLimit -> max_time_allowed)."""
     manifest = etree.fromstring(files["imsmanifest.xml"])
     if version == "1.2":
-        mastery = manifest.findtext(".//{http://www.adlnet.org/xsd/adlcp_rootv1p2}masteryscore")
-        return {"student_data": {"mastery_score": mastery}} if mastery else {}
+        adlcp = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"
+        data = {"mastery_score": manifest.findtext(f".//{adlcp}masteryscore"),
+                "max_time_allowed": manifest.findtext(f".//{adlcp}maxtimeallowed")}
+        data = {key: value for key, value in data.items() if value}
+        return {"student_data": data} if data else {}
     measure = manifest.findtext(".//{http://www.imsglobal.org/xsd/imsss}minNormalizedMeasure")
-    return {"scaled_passing_score": measure} if measure else {}
+    limits = manifest.find(".//{http://www.imsglobal.org/xsd/imsss}limitConditions")
+    duration = limits.get("attemptAbsoluteDurationLimit") if limits is not None else None
+    data = {"scaled_passing_score": measure, "max_time_allowed": duration}
+    return {key: value for key, value in data.items() if value}
 
 
 # ---- Playing a package in the test LMS ----

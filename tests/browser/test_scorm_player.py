@@ -361,3 +361,20 @@ def test_phone_layout_touch_targets_and_contrast(page, site, artifacts):
     assert min(ratios.values()) >= 4.5, ratios
     assert frame.evaluate(PHONE_CHECK) == {"overflow": False, "small": 0}
     run.check_clean()
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_time_limit_ends_the_attempt_with_the_answers_given(page, site, version, expect):
+    quiz = dataclasses.replace(seed("data-parallel-vi"), settings=Settings(time_limit=3))
+    run = Run(page, site, version, package(quiz, version))
+    expect(run.frame.locator("#timer")).to_contain_text("Thời gian còn lại: 00:0")
+    run.choose("a")
+    run.button.click()
+    run.button.click()
+    snapshot = run.finished()["final"]  # the limit, not the learner, ends the attempt
+    expect(run.frame.locator("#notice")).to_have_text("Hết giờ. Các câu trả lời của bạn đến lúc này đã được nộp.")
+    assert [item["response"] for item in interactions(version, snapshot)] == ["a"]
+    cmi = snapshot["cmi"]
+    status = cmi["core"]["lesson_status"] if version == "1.2" else cmi["completion_status"]
+    assert status == "completed"
+    run.check_clean()

@@ -41,14 +41,14 @@
         orders[question.id] = Object.fromEntries(lists.map(([key, ids]) => [key, ns.shuffled(ids)]));
       }
     }
-    return { index: 0, answers: {}, orders };
+    return { index: 0, answers: {}, orders, spent: 0 };
   }
 
   /** Compact JSON: {"v":1,"i":3,"a":{"q1":"a","q4":"NCCL"},"o":{"q1":"c,a,b","q10/g2":"b,a,c"}}. */
   function serialize(withOrders) {
     const answers = Object.fromEntries(Object.entries(state.answers)
       .map(([id, answer]) => [id, kindOf(byId.get(id)).encode(answer)]));
-    const saved = { v: STATE_VERSION, i: state.index, a: answers };
+    const saved = { v: STATE_VERSION, i: state.index, a: answers, t: Math.round(timeSpent() / 1000) };
     if (withOrders) {
       const orders = {};
       for (const [id, lists] of Object.entries(state.orders)) {
@@ -95,6 +95,7 @@
     }
     restoreOrders(restored, saved.o);
     restored.index = Number.isInteger(saved.i) ? Math.max(0, Math.min(saved.i, items.length)) : 0;
+    restored.spent = Number.isFinite(saved.t) && saved.t > 0 ? saved.t * 1000 : 0;
     return restored;
   }
 
@@ -304,6 +305,42 @@
     showItem("heading");
   }
 
+  /** Time spent on this attempt: in earlier sessions (saved) and in this one. */
+  function timeSpent() {
+    return state.spent + (Date.now() - startedAt);
+  }
+
+  /**
+   * A countdown when the quiz has a time limit (the LMS's wins, as for the pass mark);
+   * at zero the attempt ends with the answers given so far (timelimitaction exit,message).
+   */
+  function startTimer(seconds) {
+    const timer = document.getElementById("timer");
+    const left = () => Math.max(0, seconds * 1000 - timeSpent());
+    const clock = (ms) => {
+      const total = Math.ceil(ms / 1000);
+      const hours = Math.floor(total / 3600);
+      const rest = `${String(Math.floor(total / 60) % 60).padStart(2, "0")}:${String(total % 60).padStart(2, "0")}`;
+      return hours ? `${hours}:${rest}` : rest;
+    };
+    let warned = false;
+    const tick = () => {
+      timer.textContent = say("time_left", { time: clock(left()) });
+      if (!warned && left() <= 60000 && left() > 0) {
+        warned = true;
+        announce(timer.textContent);
+      }
+      if (left() > 0 || state.index >= items.length) return;
+      clearInterval(interval);
+      state.index = items.length;
+      showNotice(say("time_up"), true);
+      finish();
+    };
+    timer.hidden = false;
+    const interval = setInterval(tick, 1000);
+    tick();
+  }
+
   function finish() {
     if (lms) {
       runtime.finish(lms, { ...totals(), suspendData: suspendData() });
@@ -329,9 +366,11 @@
   let state = null;
   const lms = ns.connect(runtime, (code) => showNotice(say("save_failed", { code }), true));
 
+  let timeLimit = data.timeLimit ?? null;
   if (lms) {
-    const launch = runtime.begin(lms, passMark !== null);
+    const launch = runtime.begin(lms, passMark !== null, timeLimit !== null);
     if (launch.passMark !== null) passMark = launch.passMark;
+    if (launch.timeLimit) timeLimit = launch.timeLimit;
     interactions = launch.interactions;
     state = launch.suspendData ? restore(launch.suspendData) : null;
     if (state && state.index < items.length) showNotice(say("resumed"));
@@ -348,6 +387,7 @@
   if (state.index < items.length) {
     save();
     showItem(null);
+    if (timeLimit) startTimer(timeLimit);
   } else if (resumed) {
     showResults(false);
   } else {

@@ -70,9 +70,12 @@
     suspendLimit: 4096,
 
     /** What the LMS knows at launch: saved state, its pass mark (percent), interactions so far. */
-    begin(lms) {
+    begin(lms, hasPassMark, hasTimeLimit) {
       const mastery = lms.get("cmi.student_data.mastery_score");
+      // adlcp:maxtimeallowed reaches the SCO as a CMITimespan, HHHH:MM:SS(.SS).
+      const allowed = hasTimeLimit ? /^(\d{2,4}):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(lms.get("cmi.student_data.max_time_allowed")) : null;
       return {
+        timeLimit: allowed ? Number(allowed[1]) * 3600 + Number(allowed[2]) * 60 + Number(allowed[3]) : null,
         // Read whatever the entry: some 1.2 LMSs hand back suspend_data with entry "".
         suspendData: lms.get("cmi.suspend_data"),
         passMark: mastery === "" || isNaN(Number(mastery)) ? null : Number(mastery),

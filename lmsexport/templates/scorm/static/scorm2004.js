@@ -80,13 +80,17 @@
     suspendLimit: 64000,
 
     /** What the LMS knows at launch: saved state, its pass mark (percent), interactions so far. */
-    begin(lms, hasPassMark) {
+    begin(lms, hasPassMark, hasTimeLimit) {
       // Reading an element that was never set is error 403 (Data Model Element Value Not
       // Initialized): suspend_data exists only when resuming, and scaled_passing_score only
       // when the manifest has a pass mark (imsss:minNormalizedMeasure).
       const resuming = lms.get("cmi.entry") === "resume";
       const passing = hasPassMark ? lms.get("cmi.scaled_passing_score") : "";
+      // imsss:attemptAbsoluteDurationLimit reaches the SCO as cmi.max_time_allowed (ISO 8601),
+      // set only when the manifest has one (reading it otherwise is error 403).
+      const allowed = hasTimeLimit ? /^P(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)$/.exec(lms.get("cmi.max_time_allowed")) : null;
       return {
+        timeLimit: allowed ? Number(allowed[1] || 0) * 3600 + Number(allowed[2] || 0) * 60 + Number(allowed[3] || 0) : null,
         suspendData: resuming ? lms.get("cmi.suspend_data") : "",
         passMark: passing === "" || isNaN(Number(passing)) ? null : Number(passing) * 100,
         interactions: Number(lms.get("cmi.interactions._count")) || 0,

@@ -70,7 +70,11 @@ class Run:
         for letters in answers:
             self.choose(*letters)
             self.button.click()
+            # Wait for each step to show before the next: the next question reuses option
+            # values (a, b, ...), so acting early would tick the old question's inputs.
+            self.frame.locator("#feedback").wait_for()
             self.button.click()
+            self.frame.locator("#feedback").wait_for(state="detached")
 
     def text(self, selector: str) -> str:
         return self.frame.locator(selector).inner_text()

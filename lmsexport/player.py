@@ -94,9 +94,10 @@ def _environment():
         undefined=StrictUndefined,
         keep_trailing_newline=True,
     )
-    # Sorted keys and one key per line keep the page deterministic and its diffs readable;
-    # non-ASCII stays as it is (tojson still escapes < > & ' for the script element).
-    environment.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False, "indent": 1}
+    # Sorted keys keep the page deterministic; no indentation, so the json module's C encoder
+    # writes it (indented, a 2,000-question quiz took 0.3 s a package); non-ASCII stays as it
+    # is (tojson still escapes < > & ' for the script element).
+    environment.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
     return environment
 
 

@@ -6,7 +6,7 @@ The Python API in five calls:
     quiz = lmsexport.read("quizzes/fsdp-yo.txt")          # -> Quiz (the model)
     package = lmsexport.write(quiz, "json")                # -> Package (files in memory)
     problems = lmsexport.validate(package)                 # -> [] when valid
-    results = list(lmsexport.build(["quizzes"], ["json"], "dist"))   # read, write, validate, save
+    results = lmsexport.build(["quizzes"], ["qti"], "dist")  # read, write, validate, lint, save
 
 Errors in sources raise `SourceError`, whose `diagnostics` say file, line and what to do.
 """
@@ -52,8 +52,11 @@ def validate(package: Package | str | Path) -> list[Diagnostic]:
     return validate_bytes(path.read_bytes(), source=path.as_posix())
 
 
-def build(paths, formats, out_dir):
-    """Build every source under `paths` into `out_dir`; yields one result per source."""
+def build(paths, formats, out_dir, **options):
+    """Build every source under `paths` into `out_dir`: one result per source.
+
+    `options` are those of `lmsexport.pipeline.BuildSettings` (jobs, force, fail_fast,
+    bank, lint, lint_ignore, strict, defaults)."""
     from .pipeline import build as run_build
 
-    return run_build([Path(p) for p in paths], list(formats), Path(out_dir))
+    return run_build([Path(p) for p in paths], list(formats), Path(out_dir), **options)

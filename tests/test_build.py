@@ -112,3 +112,10 @@ def test_unexpected_error_is_one_line_with_a_debug_hint(tmp_path, monkeypatch):
     assert "internal error: RuntimeError: boom" in result.stderr and "--debug" in result.stderr
     debug = CliRunner().invoke(main, ["--debug", "build", good, "-f", "json", "-o", str(tmp_path)])
     assert isinstance(debug.exception, RuntimeError)
+
+
+def test_python_api_build_takes_the_build_options(tmp_path):
+    results = lmsexport.build([ROOT / "quizzes"], ["moodle"], tmp_path, bank="course", lint=False)
+    assert [r.failed for r in results] == [False] * 3
+    assert [p.name for p in tmp_path.glob("*.xml")] == ["course.moodle.xml"]
+    assert all(not r.diagnostics for r in results)

@@ -146,7 +146,7 @@ def _echo_result(result, verbose: bool) -> None:
 @click.option("--bank", metavar="NAME",
               help="With --format moodle: one question bank OUT/NAME.moodle.xml holding every quiz, a category each.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
-@click.option("-v", "--verbose", is_flag=True, help="Print every package written, with timings.")
+@click.option("-v", "--verbose", is_flag=True, help="One line per source even on a terminal, with its timing.")
 def build(paths, formats, out, jobs, force, fail_fast, report, config_path, strict, ignore, no_lint, bank,
           quiet, verbose) -> None:
     """Build packages from quiz files and folders of them.

@@ -365,10 +365,17 @@ class Build:
                 yield None, (path, data, defaults, print_)
                 continue
             entry = self.state.entries[source]
-            warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", [])]
+            warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", []) if self._replays(d["code"])]
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
                                    questions=entry.get("questions", 0))
             yield skipped, (path, data, defaults, print_)
+
+    def _replays(self, code: str) -> bool:
+        """Whether an up-to-date source shows a recorded warning again: not a lint finding
+        this run switches off (`--ignore`, `--no-lint`)."""
+        if not code.startswith("L"):
+            return True
+        return self.settings.lint and code not in self.settings.lint_ignore
 
     def _defaults(self, folder: Path) -> dict:
         """Header defaults from the lmsexport.toml that applies to `folder` (read once a run)."""

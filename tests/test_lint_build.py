@@ -69,3 +69,10 @@ def test_a_single_source_linted_in_a_child_process_gives_the_same_findings(tmp_p
     assert forked.returncode == in_process.exit_code == 0
     findings = [line for line in forked.stderr.splitlines() if "[L0" in line]
     assert findings and findings == [line for line in in_process.stderr.splitlines() if "[L0" in line]
+
+
+def test_skipped_sources_do_not_show_findings_switched_off_now(tmp_path):
+    _build(QUIZZES, "-f", "json", "-o", str(tmp_path))
+    ignored = _build(QUIZZES, "-f", "json", "-o", str(tmp_path), "--ignore", "L020")
+    assert "0 built, 3 up to date" in ignored.stderr and "[L020]" not in ignored.stderr and "[L010]" in ignored.stderr
+    assert "[L0" not in _build(QUIZZES, "-f", "json", "-o", str(tmp_path), "--no-lint").stderr

@@ -14,7 +14,7 @@ from typing import Iterable, Iterator, Sequence
 
 from .diagnostics import Diagnostic, Severity, SourceSpan
 from .model import Quiz
-from .rules import Finding, Rule, answers, language, limits, placeholders, repeats, structure
+from .rules import Finding, Rule, answers, forget, language, limits, placeholders, repeats, structure
 
 RULES: tuple[Rule, ...] = (
     structure.RULES + placeholders.RULES + language.RULES + answers.RULES + repeats.RULES + limits.RULES
@@ -40,15 +40,6 @@ def _diagnostic(rule: Rule, finding: Finding, origin: SourceSpan) -> Diagnostic:
     question = finding.question
     span = question.source if question is not None and question.source is not None else origin
     return Diagnostic(rule.code, finding.message, span, finding.hint, rule.severity)
-
-
-def _findings(rule: Rule, quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
-    if rule.batch:
-        yield from rule.function(quizzes)
-        return
-    for index, quiz in enumerate(quizzes):
-        if rule.code not in quiz.lint_ignore:
-            yield from ((index, finding) for finding in rule.function(quiz))
 
 
 def _unknown_ignores(quiz: Quiz, origin: SourceSpan) -> Iterator[Diagnostic]:
@@ -77,13 +68,20 @@ def check(
         raise ValueError(f"unknown lint rule(s): {', '.join(sorted(unknown_codes(ignore)))}")
     origins = [_origin(quiz, sources[i] if sources else None) for i, quiz in enumerate(quizzes)]
     found: list[tuple[int, Diagnostic]] = []
-    for index, quiz in enumerate(quizzes):
-        found += ((index, d) for d in _unknown_ignores(quiz, origins[index]))
+    try:
+        for index, quiz in enumerate(quizzes):  # quiz by quiz: the rules share its parts
+            found += ((index, d) for d in _unknown_ignores(quiz, origins[index]))
+            for rule in RULES:
+                if not rule.batch and rule.code not in ignore and rule.code not in quiz.lint_ignore:
+                    found += ((index, _diagnostic(rule, f, origins[index])) for f in rule.function(quiz))
+    finally:
+        forget()
     for rule in RULES:
-        if rule.code in ignore or all(rule.code in quiz.lint_ignore for quiz in quizzes):
-            continue
-        for index, finding in _findings(rule, quizzes):
-            if rule.code not in quizzes[index].lint_ignore:
-                found.append((index, _diagnostic(rule, finding, origins[index])))
+        if rule.batch and rule.code not in ignore and not all(rule.code in quiz.lint_ignore for quiz in quizzes):
+            found += (
+                (index, _diagnostic(rule, finding, origins[index]))
+                for index, finding in rule.function(quizzes)
+                if rule.code not in quizzes[index].lint_ignore
+            )
     found.sort(key=lambda item: (item[0], item[1].span.line, item[1].span.column, item[1].code))
     return [diagnostic for _, diagnostic in found]

@@ -76,8 +76,40 @@ def choices(question: Question) -> tuple[Choice, ...]:
     return question.choices if isinstance(question, MultipleChoice) else ()
 
 
-def question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:
-    """The texts of one question (`number` counts from 1), in reading order."""
+def question_parts(quiz: Quiz, number: int) -> tuple[Part, ...]:
+    """The texts of question `number` (counting from 1), in reading order."""
+    return _parts(quiz)[1][number - 1]
+
+
+def quiz_parts(quiz: Quiz) -> tuple[Part, ...]:
+    """Every text of a quiz a learner may see: title, description, then each question's."""
+    return _parts(quiz)[0]
+
+
+_last: list = [None, None]
+"""The quiz whose parts were made last, and its parts. Every rule walks them, so they
+are made once a quiz (12,000 Parts for 2,000 questions), not once a rule; `check()`
+runs the rules quiz by quiz, and `forget()`s them at the end."""
+
+
+def _parts(quiz: Quiz) -> tuple[tuple[Part, ...], tuple[tuple[Part, ...], ...]]:
+    if _last[0] is not quiz:
+        per_question = tuple(tuple(_question_parts(quiz, n, q)) for n, q in enumerate(quiz.questions, 1))
+        head = [Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)]
+        if quiz.description:
+            text = quiz.description
+            head.append(Part(text.value, text.format, "description", "the quiz description", None,
+                             text.lang or quiz.lang))
+        _last[:] = [quiz, (tuple(head) + tuple(p for parts in per_question for p in parts), per_question)]
+    return _last[1]
+
+
+def forget() -> None:
+    """Drop the cached parts (and with them the last quiz linted)."""
+    _last[:] = [None, None]
+
+
+def _question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:
     lang = question.lang or quiz.lang
 
     def part(text: Text, kind: str, name: str) -> Part:
@@ -125,16 +157,6 @@ def _kind_parts(question: Question, number: int, part, lang: str | None) -> Iter
                 yield part(answer.feedback, "feedback", f"the feedback of answer {index} {where}")
 
 
-def quiz_parts(quiz: Quiz) -> Iterator[Part]:
-    """Every text of a quiz a learner may see: title, description, then each question's."""
-    yield Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)
-    if quiz.description:
-        text = quiz.description
-        yield Part(text.value, text.format, "description", "the quiz description", None, text.lang or quiz.lang)
-    for number, question in enumerate(quiz.questions, 1):
-        yield from question_parts(quiz, number, question)
-
-
 _TAG = re.compile(r"<[^>]*>")
 _CODE_ELEMENT = re.compile(r"<(code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
@@ -142,14 +164,17 @@ _CODE_SPAN = re.compile(r"`[^`\n]+`")
 
 def visible(part: Part | Text) -> str:
     """The characters a learner sees: HTML tags removed and entities decoded."""
-    if part.format != "html":
+    if part.format != "html" or ("<" not in part.value and "&" not in part.value):
         return part.value
     return html.unescape(_TAG.sub(" ", part.value))
 
 
 def prose(part: Part | Text) -> str:
     """The visible text without code (`code` spans, <code>/<pre>), where `%s` or `{0}` are meant."""
+    value = part.value
     if part.format == "html":
-        return html.unescape(_TAG.sub(" ", _CODE_ELEMENT.sub(" ", part.value)))
-    return _CODE_SPAN.sub(" ", part.value)
+        if "<" not in value and "&" not in value:
+            return value
+        return html.unescape(_TAG.sub(" ", _CODE_ELEMENT.sub(" ", value)))
+    return _CODE_SPAN.sub(" ", value) if "`" in value else value
 

@@ -128,7 +128,7 @@ def _shuffled_position_words(quiz: Quiz) -> Iterator[Finding]:
     if not quiz.settings.shuffle:
         return
     for number, question in enumerate(quiz.questions, 1):
-        for part in question_parts(quiz, number, question):
+        for part in question_parts(quiz, number):
             problem = _position_words(visible(part)) if part.kind == "option" else None
             if problem:
                 yield Finding(

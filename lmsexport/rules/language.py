@@ -3,8 +3,8 @@
     L020  a question, an option, an explanation, the title or the description is
           in English, but the quiz (or the question, or the text itself) says `lang: yo`
 
-Detection uses py3langid (a Naive Bayes classifier over byte n-grams, 139
-languages, its model inside the wheel; no download). The question lint asks is
+Detection uses py3langid's model (a Naive Bayes classifier over byte n-grams, 139
+languages, inside its wheel; no download), applied by langmodel.py. The question lint asks is
 not "which of 139 languages is this?" but "did English leak in?", so the model
 is restricted to {expected language, en}: with all languages, short English
 options lose to some third language, and Indonesian drifts to Malay. Each text
@@ -22,14 +22,13 @@ the model does not know.
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 import threading
 from concurrent.futures import Future
-from typing import Iterator
+from typing import Iterator, Sequence
 
-from ..model import Question, Quiz
+from ..model import Quiz
 from . import WARNING, Finding, Part, Rule, question_parts, quiz_parts, visible
 
 MIN_WORDS = 3
@@ -42,11 +41,9 @@ _ALIASES = {"fil": "tl", "nb": "no", "in": "id", "iw": "he", "ji": "yi"}
 
 def _natural(token: str) -> bool:
     """A word that tells a language apart: not GPU, PyTorch, 3D, torch.cuda, snake_case."""
-    return (
-        not any(char.isdigit() or char == "_" for char in token)
-        and "." not in token
-        and sum(char.isupper() for char in token) < 2
-    )
+    if "_" in token or "." in token or (not token.isalpha() and any(map(str.isdigit, token))):
+        return False
+    return token.islower() or sum(map(str.isupper, token)) < 2
 
 
 def _enough_words(text: str) -> bool:
@@ -61,8 +58,8 @@ def _enough_words(text: str) -> bool:
 
 
 def preload() -> None:
-    """Start loading the model in a background thread, so a build's writing overlaps it
-    (most of the 0.4 s is LZMA decompression, which runs outside the GIL)."""
+    """Start loading the model in a background thread, so that reading or writing overlaps
+    it (numpy's import and, without a cached copy, LZMA decompression)."""
     _loading()
 
 
@@ -72,9 +69,9 @@ def _loading() -> Future:
 
     def load() -> None:
         try:
-            from py3langid.langid import MODEL_FILE, LanguageIdentifier
+            from .langmodel import Model
 
-            future.set_result(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+            future.set_result(Model.load())
         except BaseException as exc:  # handed to whoever asks for the model
             future.set_exception(exc)
 
@@ -83,17 +80,9 @@ def _loading() -> Future:
 
 
 def _model():
-    """The full model, loaded once per process; imported here so that `lmsexport
-    --version` and every command that does not lint never load numpy."""
+    """The model, loaded once per process; imported here so that `lmsexport --version`
+    and every command that does not lint never load numpy."""
     return _loading().result()
-
-
-@functools.lru_cache(maxsize=None)
-def _identifier(language: str):
-    """A classifier between `language` and English only, sharing the loaded model's arrays."""
-    pair = copy.copy(_model())
-    pair.set_languages([language, "en"])
-    return pair
 
 
 @functools.lru_cache(maxsize=None)
@@ -108,13 +97,20 @@ def _model_language(tag: str | None) -> str | None:
     return primary
 
 
-def _english(part: Part) -> bool | None:
-    """True if the text is English; None when it is too short to judge or not checked."""
-    language = _model_language(part.lang)
-    text = visible(part)
-    if language is None or not _enough_words(text):
-        return None
-    return dict(_identifier(language).rank(text))["en"] >= P_ENGLISH
+def _verdicts(parts: Sequence[Part]) -> list[bool | None]:
+    """Per part: is it English? None when it is too short to judge or not checked. The
+    texts are scored together, a batch per language (langmodel.py)."""
+    verdicts: list[bool | None] = [None] * len(parts)
+    judged: dict[str, list[int]] = {}
+    for index, part in enumerate(parts):
+        language = _model_language(part.lang)
+        if language is not None and _enough_words(visible(part)):
+            judged.setdefault(language, []).append(index)
+    for language, indexes in judged.items():
+        english = _model().english([visible(parts[i]) for i in indexes], language)
+        for index, probability in zip(indexes, english):
+            verdicts[index] = probability >= P_ENGLISH
+    return verdicts
 
 
 def _not_in(part: Part, quiz: Quiz) -> str:
@@ -129,25 +125,32 @@ def _hint(part: Part) -> str:
     )
 
 
-def _question_findings(quiz: Quiz, number: int, question: Question) -> Iterator[Finding]:
+def _question_findings(quiz: Quiz, number: int, verdicts: list[tuple[Part, bool | None]]) -> Iterator[Finding]:
     """One finding for a question wholly in English, else one per English text."""
-    verdicts = [(part, _english(part)) for part in question_parts(quiz, number, question)]
     judged = [verdict for _, verdict in verdicts if verdict is not None]
     prompt, verdict = next((part, verdict) for part, verdict in verdicts if part.kind == "prompt")
     if verdict and all(judged):
-        yield Finding(f"question {number} is in English, {_not_in(prompt, quiz)}", _hint(prompt), question)
+        yield Finding(f"question {number} is in English, {_not_in(prompt, quiz)}", _hint(prompt), prompt.question)
         return
     for part, verdict in verdicts:
         if verdict:
-            yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part), question)
+            yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part), part.question)
 
 
 def _wrong_language(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
-        if part.question is None and _english(part):
+    parts = quiz_parts(quiz)
+    verdicts = list(zip(parts, _verdicts(parts)))
+    start = 0
+    for part, verdict in verdicts:
+        if part.question is not None:
+            break
+        start += 1
+        if verdict:
             yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part))
-    for number, question in enumerate(quiz.questions, 1):
-        yield from _question_findings(quiz, number, question)
+    for number in range(1, len(quiz.questions) + 1):
+        end = start + len(question_parts(quiz, number))
+        yield from _question_findings(quiz, number, verdicts[start:end])
+        start = end
 
 
 RULES = (

@@ -37,6 +37,9 @@ _MACHINE_TOKENS = (
     ),
 )
 
+_ANY_MACHINE_TOKEN = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in _MACHINE_TOKENS), re.IGNORECASE)
+"""Matches wherever one of the patterns does (and more: it ignores case)."""
+
 _TEMPLATE = re.compile(
     r"\{\{.*?\}\}|\{%.*?%\}|\$\{[^{}\n]*\}"
     r"|(?<![\w%])%(?:\(\w+\)|\d\$)?[sd](?!\w)"
@@ -52,6 +55,7 @@ _SMILEY = re.compile(r"[:;]-?[()]")
 # `a)`, `2)`, `iv)` enumerate when nothing is open; inside `[0, 1)` the `)` closes the `[`.
 _ENUMERATOR = re.compile(r"(?:^|\s)(?:[A-Za-z]|\d{1,2}|[ivx]{1,4})\Z")
 _MARKDOWN = (("**", "Markdown bold"), ("__", "Markdown bold"), ("`", "a code span"))
+_PAIRED = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values()) + "*_`") + "]")
 
 # Characters Windows-1252 (or Latin-1) gives the bytes 0x80-0xFF, to undo a wrong decoding.
 _MOJIBAKE_RUN = re.compile(
@@ -63,8 +67,10 @@ _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|
 
 def _placeholders(quiz: Quiz) -> Iterator[Finding]:
     for part in quiz_parts(quiz):
+        texts = (visible(part), part.value) if part.format == "html" else (part.value,)
+        if not any(_ANY_MACHINE_TOKEN.search(text) for text in texts):
+            continue  # most texts: one scan, not one per pattern
         for pattern, what, hint in _MACHINE_TOKENS:
-            texts = (visible(part), part.value) if part.format == "html" else (part.value,)
             tokens = dict.fromkeys(m.group() for text in texts for m in pattern.finditer(text))
             for token in tokens:
                 yield Finding(f"{part.name} holds {token!r}, {what}", hint, part.question)
@@ -72,7 +78,7 @@ def _placeholders(quiz: Quiz) -> Iterator[Finding]:
 
 def _template_debris(quiz: Quiz) -> Iterator[Finding]:
     for part in quiz_parts(quiz):
-        for token in dict.fromkeys(m.group() for m in _TEMPLATE.finditer(prose(part))):
+        for token in dict.fromkeys(_TEMPLATE.findall(prose(part))):
             yield Finding(
                 f"{part.name} holds {token!r}, template code that was never filled in",
                 "replace it with the text it stands for; if the quiz is about such code, "
@@ -132,6 +138,8 @@ def _markup_problem(text: str) -> str | None:
 
 def _unbalanced(quiz: Quiz) -> Iterator[Finding]:
     for part in quiz_parts(quiz):
+        if not _PAIRED.search(part.value) and not (part.format == "html" and "&" in part.value):
+            continue  # nothing to balance (removing code and debris below only takes marks away)
         text = _MOJIBAKE_RUN.sub(lambda m: " " if _undo_cp1252(m.group()) else m.group(), prose(part))
         for pattern, _, _ in _MACHINE_TOKENS:
             text = pattern.sub(" ", text)
@@ -166,13 +174,13 @@ def _mojibake(quiz: Quiz) -> Iterator[Finding]:
                 "retype the damaged words, or export the source again as UTF-8",
                 part.question,
             )
-        damaged = (_undo_cp1252(m.group()) for m in _MOJIBAKE_RUN.finditer(text))
+        damaged = (_undo_cp1252(run) for run in _MOJIBAKE_RUN.findall(text))
         for bad, meant in dict.fromkeys(pair for pair in damaged if pair):
             yield Finding(
                 f"{part.name} holds {bad!r}, UTF-8 read as Windows-1252 (it was {meant!r})",
-                    f"replace it with {meant!r}, and export the source again as UTF-8",
-                    part.question,
-                )
+                f"replace it with {meant!r}, and export the source again as UTF-8",
+                part.question,
+            )
 
 
 RULES = (

@@ -31,6 +31,18 @@ SIMILAR = 0.8
 MIN_WORDS = 4
 
 
+class _Blanked(dict):
+    """A `str.translate` table: punctuation and symbols become a space, other characters
+    stay. Filled as characters are met, so a text is translated in C, not walked in Python."""
+
+    def __missing__(self, code: int) -> int:
+        self[code] = 32 if unicodedata.category(chr(code))[0] in "PS" else code
+        return self[code]
+
+
+_BLANKS = _Blanked()
+
+
 @dataclass(frozen=True)
 class _Words:
     """A text as normalised words, with what the comparison needs precomputed."""
@@ -41,11 +53,7 @@ class _Words:
 
     @classmethod
     def of(cls, text: str) -> _Words:
-        kept = (
-            char if not unicodedata.category(char).startswith(("P", "S")) else " "
-            for char in unicodedata.normalize("NFKC", text).casefold()
-        )
-        words = tuple("".join(kept).split())
+        words = tuple(unicodedata.normalize("NFKC", text).casefold().translate(_BLANKS).split())
         return cls(words, frozenset(words), frozenset(w for w in words if any(c.isdigit() for c in w)))
 
 

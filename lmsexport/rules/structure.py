@@ -39,7 +39,7 @@ def _folded(part: Part) -> str:
 def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
     for number, question in enumerate(quiz.questions, 1):
         seen: dict[str, str] = {}
-        options = [part for part in question_parts(quiz, number, question) if part.kind == "option"]
+        options = [part for part in question_parts(quiz, number) if part.kind == "option"]
         for index, part in enumerate(options):
             folded = _folded(part)
             first = seen.setdefault(folded, option_letter(index))
@@ -53,7 +53,7 @@ def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
 
 def _empty_text(quiz: Quiz) -> Iterator[Finding]:
     for number, question in enumerate(quiz.questions, 1):
-        for part in question_parts(quiz, number, question):
+        for part in question_parts(quiz, number):
             if part.kind in ("prompt", "option") and not visible(part).strip():
                 yield Finding(
                     f"{part.name} is empty",

@@ -7,6 +7,7 @@ mismatch fails and names the file and the command that regenerates it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,16 @@ class Goldens:
 @pytest.fixture
 def goldens(request) -> Goldens:
     return Goldens(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def language_model_cache(tmp_path_factory):
+    """The language model's cache (rules/langmodel.py) goes to a folder of this run, not the
+    user's: the run starts without one and leaves nothing behind. Subprocesses inherit it."""
+    before = os.environ.get("LMSEXPORT_CACHE_DIR")
+    os.environ["LMSEXPORT_CACHE_DIR"] = str(tmp_path_factory.mktemp("lmsexport-cache"))
+    yield
+    if before is None:
+        del os.environ["LMSEXPORT_CACHE_DIR"]
+    else:
+        os.environ["LMSEXPORT_CACHE_DIR"] = before

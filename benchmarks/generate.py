@@ -1,6 +1,6 @@
 """Generate realistic quizzes for benchmarks: several scripts, 4 options, an explanation each.
 
-    python benchmarks/generate.py OUT_DIR --quizzes 100 --questions 20 [--text2qti]
+    python benchmarks/generate.py OUT_DIR --quizzes 100 --questions 20 [--text2qti] [--lang vi]
 
 Writes OUT_DIR/quiz-NNN.txt in the lmsexport text format and, with --text2qti, the
 same questions in text2qti's format under OUT_DIR/text2qti/ (for side-by-side timing).
@@ -54,9 +54,10 @@ def text2qti_text(title: str, questions) -> str:
     return "\n".join(lines)
 
 
-def generate(out: Path, quizzes: int, questions: int, text2qti: bool) -> None:
+def generate(out: Path, quizzes: int, questions: int, text2qti: bool, lang: str | None = None) -> None:
+    """Quizzes in each language in turn (the first one Arabic), or all in `lang`."""
     out.mkdir(parents=True, exist_ok=True)
-    languages = sorted(PHRASES)
+    languages = [lang] if lang else sorted(PHRASES)
     for index in range(quizzes):
         rng = random.Random(index)
         lang = languages[index % len(languages)]
@@ -74,8 +75,9 @@ def main() -> None:
     parser.add_argument("--quizzes", type=int, default=1)
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--text2qti", action="store_true", help="also write text2qti sources")
+    parser.add_argument("--lang", choices=sorted(PHRASES), help="write every quiz in this language")
     args = parser.parse_args()
-    generate(args.out, args.quizzes, args.questions, args.text2qti)
+    generate(args.out, args.quizzes, args.questions, args.text2qti, args.lang)
 
 
 if __name__ == "__main__":

@@ -28,4 +28,4 @@ def test_benchmark_smoke_run(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     rows = [line for line in out.stdout.splitlines() if line.startswith("| ") and "scenario" not in line]
-    assert len(rows) == 6, out.stdout
+    assert len(rows) == 8, out.stdout

@@ -11,7 +11,8 @@ checks the shape of a file; this module holds what XSD 1.0 cannot say, shared by
 * how lmsexport marks the language of an HTML field, and the feedback it appends to an
   answer's own (`join_feedback`), so that the reader can undo both exactly;
 * where an image goes in Moodle's file areas (`file_place`);
-* `validate()`: every check `lmsexport validate` runs on a Moodle XML document.
+* `QuestionRules`: the importer's checks on each question, which `moodlevalidation` runs
+  after the schema.
 """
 
 from __future__ import annotations
@@ -246,44 +247,33 @@ def answer_percent(answer, kind: str = "multichoice") -> float | None:
     return percent if math.isfinite(percent) else None
 
 
-def validate(root, *, source: str) -> list[Diagnostic]:
-    """Every problem Moodle's importer would have with a Moodle XML document: root, schema, rules."""
-    if root.tag != "quiz":
-        return [
-            _finding(source, root, "V301",
-                     f"a Moodle XML file has <quiz> as its root, not <{root.tag}>: Moodle imports nothing from it "
-                     "(qformat_xml::readquestions reads quiz/question only)",
-                     "wrap the <question> elements in <quiz> ... </quiz>")
-        ]
-    from .validation import load_schema
+class QuestionRules:
+    """The importer's rules no XSD 1.0 can state, applied to the questions of a `<quiz>` in
+    document order: an idnumber is checked against the earlier ones of its category."""
 
-    schema = load_schema("moodle")
-    findings = [] if schema.validate(root) else [
-        Diagnostic("V103", entry.message, SourceSpan(source, entry.line, entry.column)) for entry in schema.error_log
-    ]
-    return sorted(findings + check(root, source=source), key=lambda finding: finding.span.line)
+    def __init__(self, source: str):
+        self.source = source
+        self.category = ""
+        self.idnumbers: dict = {}
 
-
-def check(root, *, source: str) -> list[Diagnostic]:
-    """The importer's rules no XSD 1.0 can state, for a `<quiz>` document."""
-    findings: list[Diagnostic] = []
-    category, idnumbers = "", {}
-    for question in root.iterchildren("question"):
-        kind = question.get("type")
+    def check(self, question) -> list[Diagnostic]:
+        """What Moodle's importer would refuse in one `<question>`."""
+        kind, source = question.get("type"), self.source
         if kind == "category":
-            category = (question.findtext("category/text") or "").strip()
-            continue
+            self.category = (question.findtext("category/text") or "").strip()
+            return []
+        findings: list[Diagnostic] = []
         name = question.find("name/text")
         if name is not None and not (name.text or "").strip():
             findings.append(_finding(source, name, "V306", "the question has an empty name",
                                      "give it a name: Moodle lists and finds questions by name"))
-        findings += _check_idnumber(question, category, idnumbers, source)
+        findings += _check_idnumber(question, self.category, self.idnumbers, source)
         if kind in GRADED_TYPES:
             findings += _check_grades(question, source)
         if kind == "multichoice":
             findings += _check_multichoice(question, source)
         findings += _KIND_CHECKS.get(kind, lambda *_: [])(question, source)
-    return findings
+        return findings
 
 
 def _check_idnumber(question, category: str, seen: dict, source: str) -> list[Diagnostic]:

@@ -127,7 +127,15 @@ def _finding(source: str, message: str, code: str, line: int = 0, column: int = 
 
 
 def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
-    """Check one XML document against the schema its root element names."""
+    """Check one XML document against the schema its root element names.
+
+    A Moodle bank is checked question by question (moodlevalidation), so that a large one
+    never becomes one tree; anything else, or a bank of unusual shape, is parsed whole."""
+    from .moodlevalidation import validate_stream
+
+    findings = validate_stream(content, source=source)
+    if findings is not None:
+        return findings
     root, findings = _parse(content, source)
     return findings if root is None else _validate_root(root, content, source)
 
@@ -157,32 +165,36 @@ def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
             )
         ]
     if name == "moodle":
-        from .moodlerules import validate as validate_moodle
+        from .moodlevalidation import validate as validate_moodle
 
         return validate_moodle(root, source=source)
     if name == "qti21" and MATHML not in content:
         name = "qti21_nomath"
-    schema = load_schema(name)
+    return schema_findings(load_schema(name), root, source)
+
+
+def schema_findings(schema, root, source: str) -> list[Diagnostic]:
+    """What `schema` finds wrong in the tree under `root`: a V103 finding per error."""
     if schema.validate(root):
         return []
-    return [
-        _finding(source, entry.message, "V103", entry.line, entry.column)
-        for entry in schema.error_log
-    ]
+    return [_finding(source, entry.message, "V103", entry.line, entry.column) for entry in schema.error_log]
 
 
 def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
     """Validate every XML file of a package and the content-package rules between them.
 
-    Each XML file is parsed once: the schema check and the package rules share the
-    tree, of which only an item's head is kept (see qti21.document_head) to bound memory."""
+    A content package's XML files are parsed once: the schema check and the package rules
+    share the tree, of which only an item's head is kept (see qti21.document_head) to bound
+    memory. A file on its own, such as a Moodle bank, is checked as validate_xml() checks it."""
     from .qti21 import document_head, package_rules
 
     findings: list[Diagnostic] = []
     documents: dict = {}
     for path in sorted(files):
         where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
-        if path.endswith(".xml"):
+        if path.endswith(".xml") and MANIFEST not in files:
+            findings += validate_xml(files[path], source=where)
+        elif path.endswith(".xml"):
             root, problems = _parse(files[path], where)
             findings += problems if root is None else _validate_root(root, files[path], where)
             documents[path] = document_head(root)

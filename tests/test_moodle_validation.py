@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 import casefile
+from lmsexport import moodlevalidation
 from lmsexport.validation import validate_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
@@ -42,3 +44,37 @@ def test_fixture_verdicts(path):
     """Exports written by Moodle and its plugins pass (Moodle imports them); the others do not."""
     findings = validate_bytes(path.read_bytes(), source=path.name)
     assert [f.code for f in findings] == INVALID.get(path.name, []), [f.render() for f in findings]
+
+
+_QUESTION = ('<question type="multichoice"><name><text>N</text></name><questiontext><text>Q</text></questiontext>'
+             '<answer fraction="50"><text>a</text></answer><idnumber>i</idnumber></question>')
+
+
+@pytest.mark.parametrize("document", [*(case.input.encode("utf-8") for case in casefile.load(CASES)),
+                                      *(path.read_bytes() for path in CORPUS),
+                                      f"<quiz>\n<!-- a -->{_QUESTION}<?pi?>\n{_QUESTION}</quiz>".encode(),
+                                      f"<quiz>{_QUESTION}{_QUESTION}</quiz>".encode()])
+def test_question_by_question_finds_what_the_whole_tree_shows(document):
+    """Each question validated in a <quiz> of its own: the findings of the whole file, line for line."""
+    streamed = moodlevalidation.validate_stream(document, source="case.xml")
+    if streamed is None:  # not a plain <quiz> of questions: the bare-<question> fixtures
+        assert etree.fromstring(document).tag != "quiz"
+        return
+    whole = moodlevalidation.validate(etree.fromstring(document), source="case.xml")
+    assert [f.render() for f in streamed] == [f.render() for f in whole]
+
+
+@pytest.mark.parametrize("document", [
+    f'<quiz a="1">{_QUESTION}</quiz>',  # attributes on <quiz>
+    f"<quiz>text{_QUESTION}</quiz>",
+    f"<quiz>{_QUESTION}text</quiz>",
+    f"<quiz>{_QUESTION}<other/>{_QUESTION}</quiz>",
+    "<quiz></quiz>",
+    f"<!DOCTYPE quiz><quiz>{_QUESTION}</quiz>",
+    f"<quiz>{_QUESTION}<question",
+    _QUESTION,
+], ids=["attribute", "text-first", "text-after", "other-element", "empty", "doctype", "broken", "bare-question"])
+def test_anything_but_questions_in_a_bare_quiz_is_validated_whole(document):
+    """The parser and the schema word what is wrong outside the questions; the stream does not guess."""
+    assert moodlevalidation.validate_stream(document.encode(), source="case.xml") is None
+    assert validate_bytes(document.encode(), source="case.xml")

@@ -17,10 +17,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote
+
+from lxml import etree
 
 from ..diagnostics import Diagnostic, Severity, SourceSpan
 from ..model import Asset, Question, Quiz, Text
@@ -36,7 +39,7 @@ from ..moodlerules import (
     shorten,
 )
 from ..package import Package, WriteOptions
-from ..xml import element, number, serialize, sub
+from ..xml import element, number, sub
 from .moodle_kinds import KIND_WRITERS, grades
 
 __all__ = ["EXTENSION", "NAME", "grades", "write", "write_bank"]
@@ -51,8 +54,7 @@ _IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")', re.IGNORECASE)
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     """One quiz as a bank file: its category `$course$/top/<title>`, then its questions."""
     bank = _Bank()
-    bank.add(quiz, [])
-    return bank.package(quiz.id)
+    return bank.package(quiz.id, bank.questions(quiz, []))
 
 
 def write_bank(quizzes: Sequence[Quiz], name: str, options: WriteOptions | None = None) -> Package:
@@ -61,31 +63,29 @@ def write_bank(quizzes: Sequence[Quiz], name: str, options: WriteOptions | None 
         raise ValueError("a question bank needs at least one quiz")
     bank = _Bank()
     parent = bank.fit(name, quizzes[0], "the bank name", category=True)
-    for quiz in quizzes:
-        bank.add(quiz, [parent])
-    return bank.package(name)
+    return bank.package(name, (node for quiz in quizzes for node in bank.questions(quiz, [parent])))
 
 
 @dataclass
 class _Bank:
-    """The document being written, the names already in it, and what Moodle will not keep."""
+    """The names already in the bank file, and what Moodle will not keep."""
 
-    root: object = field(default_factory=lambda: element("quiz"))
     names: set[str] = field(default_factory=set)
     categories: set[str] = field(default_factory=set)
     warnings: list[Diagnostic] = field(default_factory=list)
 
-    def package(self, stem: str) -> Package:
-        content = serialize(self.root)
+    def package(self, stem: str, questions: Iterable) -> Package:
+        content = _document(questions)
         return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION, warnings=self.warnings)
 
-    def add(self, quiz: Quiz, parents: list[str]) -> None:
+    def questions(self, quiz: Quiz, parents: list[str]) -> Iterator:
+        """The quiz's category question, then its questions: `<question>` elements, one at a time."""
         fitted = self.fit(quiz.title, quiz, "the quiz title", category=True)
         title = _unique(fitted, self.categories)
         if title != fitted:
             self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
                       f"the category {title!r}", _quiz_span(quiz))
-        self._write_category(quiz, [*parents, title])
+        yield self._category(quiz, [*parents, title])
         self._quiz_settings(quiz)
         assets = {asset.path: asset for asset in quiz.assets}
         for asset in quiz.assets:
@@ -99,9 +99,10 @@ class _Bank:
                           "does not support yet; it is left out", _span(quiz, question))
                 continue
             qtype, write_kind = KIND_WRITERS[question.kind]
-            out = QuestionOut(self, quiz, question, assets, sub(self.root, "question", {"type": qtype}))
+            out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
             write_kind(out, question)
             out.tags()
+            yield out.node
 
     def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
         """`value` as Moodle will keep it in a name, with a warning when that changes it.
@@ -131,11 +132,11 @@ class _Bank:
     def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
         self.warnings.append(Diagnostic(code, message, span, hint, severity=Severity.WARNING))
 
-    def _write_category(self, quiz: Quiz, path: list[str]) -> None:
+    def _category(self, quiz: Quiz, path: list[str]):
         """The category question: Moodle puts the questions after it into that category.
 
         import_category() reads `<info>` without its files, so an image there cannot travel."""
-        node = sub(self.root, "question", {"type": "category"})
+        node = element("question", {"type": "category"})
         sub(sub(node, "category"), "text", text=category_path(path))
         info = _html(quiz.description, quiz.lang)
         for path_ in _image_paths(info, {asset.path for asset in quiz.assets}):
@@ -143,6 +144,7 @@ class _Bank:
                       "category's description; it is left as a link Moodle cannot resolve", _quiz_span(quiz))
         sub(sub(node, "info", {"format": "html"}), "text", text=info)
         sub(node, "idnumber", text=_idnumber(quiz.id))
+        return node
 
 
 @dataclass
@@ -221,6 +223,23 @@ class QuestionOut:
                 self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
                           "without < > or `)")
             sub(sub(parent, "tag"), "text", text=tag)
+
+
+def _document(questions: Iterable) -> bytes:
+    """`<quiz>` holding the questions, each serialized as soon as it is built and then dropped:
+    10,000 questions make 20 MB of XML but would take ~240 MB as one lxml tree.
+
+    Laid out as xml.serialize() lays out a whole document: no element here has mixed content."""
+    out = io.BytesIO()
+    with etree.xmlfile(out, encoding="UTF-8") as document:
+        document.write_declaration()
+        with document.element("quiz"):
+            for question in questions:
+                etree.indent(question, level=1)
+                document.write("\n  ", question)
+            document.write("\n")
+    out.write(b"\n")
+    return out.getvalue()
 
 
 def _html(text: Text | None, lang: str | None) -> str:

@@ -1,0 +1,95 @@
+"""A large Moodle bank is written and validated question by question, in bounded memory."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+import lmsexport
+from conftest import ROOT
+from lmsexport import moodlevalidation
+from lmsexport.writers import moodle
+
+QUESTIONS = 1_500
+"""Enough for 76,000 lines: past the 65,535 that libxml2 keeps in a node's own line field."""
+
+_MEMORY = """
+import sys
+from pathlib import Path
+
+import lmsexport
+from lmsexport.memory import return_freed_memory
+from lmsexport.validation import validate_files
+from lmsexport.writers import moodle
+
+
+def rss(key):
+    line = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith(key))
+    return int(line.split()[1]) * 1024
+
+
+def growth(step):
+    '''What `step` adds to the process's peak memory, and its result.'''
+    return_freed_memory()
+    Path("/proc/self/clear_refs").write_text("5")  # the peak (VmHWM) starts again from here
+    start = rss("VmRSS:")
+    result = step()
+    return rss("VmHWM:") - start, result
+
+
+quiz = lmsexport.read(sys.argv[1])
+validate_files({"warm.xml": b"<quiz/>"}, source="warm")  # the schema, compiled once
+written, package = growth(lambda: moodle.write(quiz))
+validated, findings = growth(lambda: validate_files(package.files, source="bank"))
+(content,) = package.files.values()
+print(len(content), written, validated, len(findings))
+"""
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("large")
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), str(folder), "--quizzes", "1",
+                    "--questions", str(QUESTIONS)], check=True)
+    return folder / "quiz-000.txt"
+
+
+@pytest.fixture(scope="module")
+def bank(source) -> bytes:
+    (content,) = moodle.write(lmsexport.read(source)).files.values()
+    return content
+
+
+def test_a_large_bank_validates_question_by_question(bank):
+    assert bank.count(b"<question ") == QUESTIONS + 1 and bank.count(b"\n") > 65_535
+    assert moodlevalidation.validate_stream(bank, source="bank.xml") == []
+
+
+def test_an_invalid_question_deep_in_a_large_bank_is_found_on_its_line(bank, tmp_path):
+    lines = bank.split(b"\n")
+    penalty = next(i for i, line in enumerate(lines) if i > 70_000 and b"<penalty>" in line)
+    grade = next(i for i, line in enumerate(lines) if i > 40_000 and b'fraction="0"' in line)
+    lines[penalty] = lines[penalty].replace(b"<penalty>0.3333333<", b"<penalty>1.5<")
+    lines[grade] = lines[grade].replace(b'fraction="0"', b'fraction="45"')
+    path = tmp_path / "bank.moodle.xml"
+    path.write_bytes(b"\n".join(lines))
+    findings = lmsexport.validate(path)
+    assert {(f.code, f.span.line) for f in findings} == {("V302", grade + 1), ("V103", penalty + 1)}
+    assert "'1.5'" in next(f.message for f in findings if f.code == "V103")
+    whole = moodlevalidation.validate(etree.fromstring(path.read_bytes()), source=path.as_posix())
+    assert [f.render() for f in findings] == [f.render() for f in whole]
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc to measure peak memory")
+def test_writing_and_validating_a_bank_takes_no_tree_of_it(source):
+    """As one lxml tree, the bank would take ~11 times its size in memory, to write and again to validate."""
+    out = subprocess.run([sys.executable, "-c", _MEMORY, str(source)], capture_output=True, text=True, check=True,
+                         cwd=ROOT)  # so that it imports this checkout's lmsexport
+    size, written, validated, findings = map(int, out.stdout.split())
+    assert findings == 0
+    assert written < 3 * size, f"writing {size:,} bytes took {written:,} bytes more at the peak"
+    assert validated < size, f"validating {size:,} bytes took {validated:,} bytes more at the peak"

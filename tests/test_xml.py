@@ -1,10 +1,10 @@
-"""`xml.serialize()`: indentation that never changes text."""
+"""`xml.serialize()`: indentation that never changes text; `xml.built_once` trees."""
 
 from __future__ import annotations
 
 from lxml import etree
 
-from lmsexport.xml import serialize
+from lmsexport.xml import built_once, element, serialize, sub
 
 
 def _written(source: str, verbatim_tags=()) -> str:
@@ -36,3 +36,19 @@ def test_cdata_and_comments_stay():
 def test_space_is_what_python_calls_space():
     # A no-break space is space to Python's str.strip, not to XML: it is indented over.
     assert _written("<a>\u00a0<b/>\u00a0<c/></a>") == "<a>\n  <b/>\n  <c/>\n</a>\n"
+
+
+def test_built_once_trees_are_copies():
+    calls = []
+
+    @built_once
+    def outcome(identifier):
+        calls.append(identifier)
+        node = element("qti:outcomeDeclaration", {"identifier": identifier})
+        sub(node, "qti:defaultValue")
+        return node
+
+    first = outcome("SCORE")
+    first[0].text = "changed"
+    second = outcome("SCORE")
+    assert calls == ["SCORE"] and second is not first and second[0].text is None

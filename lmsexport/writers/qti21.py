@@ -27,7 +27,7 @@ from . import qti21_kinds as kinds
 from . import qti21_typed as typed
 from .qti21_body import TextWriter
 from .qti21_package import ITEM_SCHEMA, ItemInfo, write_manifest, write_test
-from .qti21_rules import condition, float_outcome, full_marks, show, template_rules, x
+from .qti21_rules import condition, feedback_outcome, float_outcome, full_marks, show, template_rules, x
 
 NAME = "qti"
 EXTENSION = ".qti.zip"
@@ -101,8 +101,7 @@ def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[obje
     root.extend(parts.outcomes)
     feedback = parts.feedback + _question_feedback(question, parts, log)
     if feedback:
-        root.append(x("outcomeDeclaration", {
-            "identifier": names.FEEDBACK, "cardinality": "multiple", "baseType": "identifier"}))
+        root.append(feedback_outcome())
     body = sub(root, "qti:itemBody")
     if parts.stem:
         # The stem is one div directly under itemBody, the interaction its sibling: Canvas takes

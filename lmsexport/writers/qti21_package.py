@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import qti21 as names
 from ..model import Asset, Question, Quiz
-from ..xml import NS, element, number, sub
+from ..xml import NS, built_once, element, number, sub
 from .qti21_body import TextWriter
 from .qti21_rules import float_outcome, set_outcome, value, variable, x
 
@@ -108,7 +108,7 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
     for info in items:
         identifier = f"RES-{names.item_identifier(quiz.id, info.question.id)}"
         sub(test, "imscp:dependency", {"identifierref": identifier})
-        resources.append(_item_resource(quiz, info, identifier, media))
+        _item_resource(resources, quiz, info, identifier, media)
     for path in test_assets:
         sub(test, "imscp:dependency", {"identifierref": media[path]})
     for asset in quiz.assets:
@@ -118,26 +118,31 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
     return root
 
 
-def _item_resource(quiz: Quiz, info: ItemInfo, identifier: str, media: dict[str, str]):
+def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media: dict[str, str]) -> None:
     question = info.question
     path = names.item_path(question.id)
-    resource = element("imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
+    resource = sub(resources, "imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
     metadata = sub(resource, "imscp:metadata")
     lang = question.lang or quiz.lang
     general = sub(sub(metadata, "imsmd:lom"), "imsmd:general")
     # Canvas names the question from this langstring (assessment_item_converter.rb); same as the item title.
     _langstring(sub(general, "imsmd:title"), question.title or names.default_title(question), lang)
     _keywords(general, question.tags, lang)
-    qti = sub(metadata, "imsqti:qtiMetadata")
-    sub(qti, "imsqti:timeDependent", text="false")
-    for interaction in info.interactions:
-        sub(qti, "imsqti:interactionType", text=interaction)
-    sub(qti, "imsqti:feedbackType", text="nonadaptive" if info.feedback else "none")
-    sub(qti, "imsqti:solutionAvailable", text="true" if info.solution else "false")
+    metadata.append(_qti_metadata(info.interactions, info.feedback, info.solution))
     sub(resource, "imscp:file", {"href": path})
     for asset in info.assets:
         sub(resource, "imscp:dependency", {"identifierref": media[asset]})
-    return resource
+
+
+@built_once
+def _qti_metadata(interactions: tuple[str, ...], feedback: bool, solution: bool):
+    qti = element("imsqti:qtiMetadata")
+    sub(qti, "imsqti:timeDependent", text="false")
+    for interaction in interactions:
+        sub(qti, "imsqti:interactionType", text=interaction)
+    sub(qti, "imsqti:feedbackType", text="nonadaptive" if feedback else "none")
+    sub(qti, "imsqti:solutionAvailable", text="true" if solution else "false")
+    return qti
 
 
 def _langstring(parent, text: str, lang: str | None) -> None:

@@ -89,7 +89,7 @@ def _blank(text: str | None) -> bool:
     return not text or not text.strip()
 
 
-_MIXED = etree.XPath("descendant-or-self::*[text()[normalize-space()]][*|comment()|processing-instruction()]")
+_MIXED = etree.XPath("descendant::text()[../node()[2]][normalize-space()]/..")
 """Elements with text beside other nodes, found by libxml2, for which only XML's four
 characters are space (Python's `str.strip` also takes a no-break space: `_indent` rechecks)."""
 

@@ -7,7 +7,6 @@ XML is always built as lxml elements, never as strings, so every `<`, `&` and
 
 from __future__ import annotations
 
-import copy
 import functools
 
 from lxml import etree
@@ -71,7 +70,7 @@ def built_once(builder):
 
     @functools.wraps(builder)
     def copied(*args, **kwargs):
-        return copy.deepcopy(built(*args, **kwargs))
+        return built(*args, **kwargs).__deepcopy__(None)  # lxml's own, without copy.deepcopy's memo
 
     return copied
 

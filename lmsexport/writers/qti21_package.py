@@ -22,6 +22,7 @@ _MANIFEST_SCHEMA = " ".join([
     f"{NS['imsmd']} http://www.imsglobal.org/xsd/imsmd_v1p2p2.xsd",
     f"{NS['imsqti']} http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1.xsd",
 ])
+_MANIFEST_NAMESPACES = {None: NS["imscp"], "imsmd": NS["imsmd"], "imsqti": NS["imsqti"], "xsi": NS["xsi"]}
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def _outcome_processing(quiz: Quiz, log):
 def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ...]):
     root = element("imscp:manifest", {
         "identifier": f"MANIFEST-{quiz.id}", "xsi:schemaLocation": _MANIFEST_SCHEMA,
-    }, nsmap={None: NS["imscp"], "imsmd": NS["imsmd"], "imsqti": NS["imsqti"], "xsi": NS["xsi"]})
+    }, nsmap=_MANIFEST_NAMESPACES)
     metadata = sub(root, "imscp:metadata")
     sub(metadata, "imscp:schema", text=names.PACKAGE_SCHEMA)
     sub(metadata, "imscp:schemaversion", text="1.0.0")
@@ -122,30 +123,34 @@ def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media
     question = info.question
     path = names.item_path(question.id)
     resource = sub(resources, "imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
-    metadata = sub(resource, "imscp:metadata")
     lang = question.lang or quiz.lang
-    general = sub(sub(metadata, "imsmd:lom"), "imsmd:general")
+    metadata = _item_metadata(lang, info.interactions, info.feedback, info.solution)
+    general = metadata[0][0]
     # Canvas names the question from this langstring (assessment_item_converter.rb); same as the item title.
-    _langstring(sub(general, "imsmd:title"), question.title or names.default_title(question), lang)
+    general[0][0].text = question.title or names.default_title(question)
     _keywords(general, question.tags, lang)
-    metadata.append(_qti_metadata(info.interactions, info.feedback, info.solution))
+    resource.append(metadata)
     sub(resource, "imscp:file", {"href": path})
     for asset in info.assets:
         sub(resource, "imscp:dependency", {"identifierref": media[asset]})
 
 
 @built_once
-def _qti_metadata(interactions: tuple[str, ...], feedback: bool, solution: bool):
-    qti = element("imsqti:qtiMetadata")
+def _item_metadata(lang: str | None, interactions: tuple[str, ...], feedback: bool, solution: bool):
+    """An item's metadata but its title and keywords: the same for many items."""
+    # Every namespace declared at the top, which lxml drops as the manifest declares them too.
+    metadata = element("imscp:metadata", nsmap=_MANIFEST_NAMESPACES)
+    _langstring(sub(sub(sub(metadata, "imsmd:lom"), "imsmd:general"), "imsmd:title"), None, lang)
+    qti = sub(metadata, "imsqti:qtiMetadata")
     sub(qti, "imsqti:timeDependent", text="false")
     for interaction in interactions:
         sub(qti, "imsqti:interactionType", text=interaction)
     sub(qti, "imsqti:feedbackType", text="nonadaptive" if feedback else "none")
     sub(qti, "imsqti:solutionAvailable", text="true" if solution else "false")
-    return qti
+    return metadata
 
 
-def _langstring(parent, text: str, lang: str | None) -> None:
+def _langstring(parent, text: str | None, lang: str | None) -> None:
     sub(parent, "imsmd:langstring", {"xml:lang": lang}, text)
 
 

@@ -30,6 +30,8 @@ class ItemInfo:
     """What the manifest says about an item beside its file."""
 
     question: Question
+    title: str
+    """The item's title, which the manifest repeats."""
     interactions: tuple[str, ...]
     feedback: bool
     solution: bool
@@ -127,7 +129,7 @@ def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media
     metadata = _item_metadata(lang, info.interactions, info.feedback, info.solution)
     general = metadata[0][0]
     # Canvas names the question from this langstring (assessment_item_converter.rb); same as the item title.
-    general[0][0].text = question.title or names.default_title(question)
+    general[0][0].text = info.title
     _keywords(general, question.tags, lang)
     resource.append(metadata)
     sub(resource, "imscp:file", {"href": path})

@@ -66,6 +66,8 @@ def _entry_order(path: str) -> tuple[int, str]:
 
 
 def zip_bytes(files: dict[str, bytes], timestamp: tuple[int, ...] = _ZIP_EPOCH) -> bytes:
+    """The files deflated at zlib's default level, 6: level 9 took 9% longer on a QTI package of
+    2,000 questions for 0.4% fewer bytes, and 2.8x as long on its SCORM package for 10% fewer."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(files, key=_entry_order):
@@ -73,7 +75,7 @@ def zip_bytes(files: dict[str, bytes], timestamp: tuple[int, ...] = _ZIP_EPOCH) 
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3  # Unix, so the mode bits mean the same everywhere
-            archive.writestr(info, files[path], compresslevel=9)
+            archive.writestr(info, files[path], compresslevel=6)
     return buffer.getvalue()
 
 

@@ -62,6 +62,19 @@ def _attributes(attrib: dict | None) -> dict | None:
     return {qn(key): value for key, value in attrib.items() if value is not None}
 
 
+def built_once(builder):
+    """`builder` for trees that recur in every file (a score's declaration, a standard
+    rule): each distinct tree is built once and callers get copies, which lxml makes in C,
+    several times faster than building the tree element by element."""
+    built = functools.lru_cache(maxsize=256)(builder)
+
+    @functools.wraps(builder)
+    def copied(*args, **kwargs):
+        return built(*args, **kwargs).__deepcopy__(None)  # lxml's own, without copy.deepcopy's memo
+
+    return copied
+
+
 def serialize(root, verbatim=frozenset()) -> bytes:
     """UTF-8 bytes with an XML declaration, indented where that cannot change text.
 
@@ -75,23 +88,49 @@ def _blank(text: str | None) -> bool:
     return not text or not text.strip()
 
 
+_MIXED = etree.XPath("descendant::text()[../node()[2]][normalize-space()]/..")
+"""Elements with text beside other nodes, found by libxml2, for which only XML's four
+characters are space (Python's `str.strip` also takes a no-break space: `_indent` rechecks)."""
+
+
 def _indent(node, level: int, verbatim=frozenset()) -> None:
     """Indent element-only content; mixed content (`<p>a <b>b</b></p>`) is left exactly as built.
 
-    Written for speed (a 2,000-question package has 100,000 elements): no generators, the
-    indentation strings made once per level."""
-    if not len(node) or node in verbatim or not _blank(node.text):
+    lxml's `etree.indent` does the work in C (a 2,000-question package has 100,000 elements),
+    but it would also re-indent the space between elements in mixed content: the content of
+    mixed and `verbatim` elements is taken out while it runs and put back after. Text that
+    is blank to Python but not to libxml2 (a no-break space between elements) leaves the
+    tree to the Python walk, which keeps the rule exact."""
+    if not len(node) or node in verbatim:
+        return
+    mixed = _MIXED(node)
+    if not all(map(_mixed, mixed)):
+        return _walk(node, level, verbatim)
+    if mixed and mixed[0] is node:
+        return
+    kept = [(holder, list(holder)) for holder in (*mixed, *verbatim) if len(holder)]
+    for holder, _ in kept:
+        del holder[:]
+    etree.indent(node, level=level)
+    for holder, children in kept:
+        holder.extend(children)
+
+
+def _mixed(node) -> bool:
+    return not _blank(node.text) or not all(_blank(child.tail) for child in node)
+
+
+def _walk(node, level: int, verbatim) -> None:
+    """`_indent` in Python, element by element."""
+    if not len(node) or node in verbatim or _mixed(node):
         return
     children = list(node)
-    for child in children:
-        if not _blank(child.tail):
-            return
     inner = _newline(level + 1)
     node.text = inner
     for child in children:
         child.tail = inner
         if len(child):
-            _indent(child, level + 1, verbatim)
+            _walk(child, level + 1, verbatim)
     children[-1].tail = _newline(level)
 
 

@@ -22,12 +22,12 @@ from .. import qti21 as names
 from ..diagnostics import Diagnostic, Severity, SourceSpan
 from ..model import Question, Quiz
 from ..package import MANIFEST, Package, WriteOptions
-from ..xml import NS, element, number, serialize, sub
+from ..xml import NS, built_once, element, number, serialize, sub
 from . import qti21_kinds as kinds
 from . import qti21_typed as typed
 from .qti21_body import TextWriter
 from .qti21_package import ITEM_SCHEMA, ItemInfo, write_manifest, write_test
-from .qti21_rules import condition, float_outcome, full_marks, show, template_rules, x
+from .qti21_rules import condition, feedback_outcome, float_outcome, full_marks, show, template_rules, x
 
 NAME = "qti"
 EXTENSION = ".qti.zip"
@@ -86,14 +86,10 @@ def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[obje
     text = TextWriter(log, question, assets)
     context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, log)
     parts = _KINDS[question.kind](context)
-    root = element("qti:assessmentItem", {
-        "xsi:schemaLocation": ITEM_SCHEMA,
-        "identifier": names.item_identifier(quiz.id, question.id),
-        "title": question.title or names.default_title(question),
-        "adaptive": "false",
-        "timeDependent": "false",
-        "xml:lang": question.lang or quiz.lang,
-    }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
+    title = question.title or names.default_title(question)
+    root = _item_root(question.lang or quiz.lang)
+    root.set("identifier", names.item_identifier(quiz.id, question.id))
+    root.set("title", title)
     root.extend(parts.declarations)
     if question.kind != "description":
         root.append(float_outcome(names.SCORE, "0", points if question.points > 0 else None))
@@ -101,8 +97,7 @@ def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[obje
     root.extend(parts.outcomes)
     feedback = parts.feedback + _question_feedback(question, parts, log)
     if feedback:
-        root.append(x("outcomeDeclaration", {
-            "identifier": names.FEEDBACK, "cardinality": "multiple", "baseType": "identifier"}))
+        root.append(feedback_outcome())
     body = sub(root, "qti:itemBody")
     if parts.stem:
         # The stem is one div directly under itemBody, the interaction its sibling: Canvas takes
@@ -113,11 +108,31 @@ def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[obje
     if processing is not None:
         root.append(processing)
     for identifier, shown in feedback:
-        modal = sub(root, "qti:modalFeedback", {
-            "outcomeIdentifier": names.FEEDBACK, "identifier": identifier, "showHide": "show"})
-        text.put(sub(modal, "qti:div"), shown)  # Canvas reads a modalFeedback's first p or div
-    info = ItemInfo(question, parts.interactions, bool(feedback), parts.solution, tuple(text.used))
+        modal = _modal_feedback(identifier)
+        root.append(modal)
+        text.put(modal[0], shown)
+    info = ItemInfo(question, title, parts.interactions, bool(feedback), parts.solution, tuple(text.used))
     return root, info, text.holders
+
+
+@built_once
+def _item_root(lang: str | None):
+    """An assessmentItem but its identifier and title, which are set on each copy (in their places)."""
+    return element("qti:assessmentItem", {
+        "xsi:schemaLocation": ITEM_SCHEMA,
+        "identifier": "",
+        "title": "",
+        "adaptive": "false",
+        "timeDependent": "false",
+        "xml:lang": lang,
+    }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
+
+
+@built_once
+def _modal_feedback(identifier: str):
+    """A modalFeedback with an empty div for its text (Canvas reads a modalFeedback's first p or div)."""
+    return x("modalFeedback", {"outcomeIdentifier": names.FEEDBACK, "identifier": identifier, "showHide": "show"},
+             x("div"))
 
 
 def _question_feedback(question: Question, parts: kinds.Parts, log: _Log) -> list:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import qti21 as names
 from ..model import Asset, Question, Quiz
-from ..xml import NS, element, number, sub
+from ..xml import NS, built_once, element, number, sub
 from .qti21_body import TextWriter
 from .qti21_rules import float_outcome, set_outcome, value, variable, x
 
@@ -22,6 +22,7 @@ _MANIFEST_SCHEMA = " ".join([
     f"{NS['imsmd']} http://www.imsglobal.org/xsd/imsmd_v1p2p2.xsd",
     f"{NS['imsqti']} http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1.xsd",
 ])
+_MANIFEST_NAMESPACES = {None: NS["imscp"], "imsmd": NS["imsmd"], "imsqti": NS["imsqti"], "xsi": NS["xsi"]}
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class ItemInfo:
     """What the manifest says about an item beside its file."""
 
     question: Question
+    title: str
+    """The item's title, which the manifest repeats."""
     interactions: tuple[str, ...]
     feedback: bool
     solution: bool
@@ -87,7 +90,7 @@ def _outcome_processing(quiz: Quiz, log):
 def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ...]):
     root = element("imscp:manifest", {
         "identifier": f"MANIFEST-{quiz.id}", "xsi:schemaLocation": _MANIFEST_SCHEMA,
-    }, nsmap={None: NS["imscp"], "imsmd": NS["imsmd"], "imsqti": NS["imsqti"], "xsi": NS["xsi"]})
+    }, nsmap=_MANIFEST_NAMESPACES)
     metadata = sub(root, "imscp:metadata")
     sub(metadata, "imscp:schema", text=names.PACKAGE_SCHEMA)
     sub(metadata, "imscp:schemaversion", text="1.0.0")
@@ -108,7 +111,7 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
     for info in items:
         identifier = f"RES-{names.item_identifier(quiz.id, info.question.id)}"
         sub(test, "imscp:dependency", {"identifierref": identifier})
-        resources.append(_item_resource(quiz, info, identifier, media))
+        _item_resource(resources, quiz, info, identifier, media)
     for path in test_assets:
         sub(test, "imscp:dependency", {"identifierref": media[path]})
     for asset in quiz.assets:
@@ -118,29 +121,38 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
     return root
 
 
-def _item_resource(quiz: Quiz, info: ItemInfo, identifier: str, media: dict[str, str]):
+def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media: dict[str, str]) -> None:
     question = info.question
     path = names.item_path(question.id)
-    resource = element("imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
-    metadata = sub(resource, "imscp:metadata")
+    resource = sub(resources, "imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
     lang = question.lang or quiz.lang
-    general = sub(sub(metadata, "imsmd:lom"), "imsmd:general")
+    metadata = _item_metadata(lang, info.interactions, info.feedback, info.solution)
+    general = metadata[0][0]
     # Canvas names the question from this langstring (assessment_item_converter.rb); same as the item title.
-    _langstring(sub(general, "imsmd:title"), question.title or names.default_title(question), lang)
+    general[0][0].text = info.title
     _keywords(general, question.tags, lang)
-    qti = sub(metadata, "imsqti:qtiMetadata")
-    sub(qti, "imsqti:timeDependent", text="false")
-    for interaction in info.interactions:
-        sub(qti, "imsqti:interactionType", text=interaction)
-    sub(qti, "imsqti:feedbackType", text="nonadaptive" if info.feedback else "none")
-    sub(qti, "imsqti:solutionAvailable", text="true" if info.solution else "false")
+    resource.append(metadata)
     sub(resource, "imscp:file", {"href": path})
     for asset in info.assets:
         sub(resource, "imscp:dependency", {"identifierref": media[asset]})
-    return resource
 
 
-def _langstring(parent, text: str, lang: str | None) -> None:
+@built_once
+def _item_metadata(lang: str | None, interactions: tuple[str, ...], feedback: bool, solution: bool):
+    """An item's metadata but its title and keywords: the same for many items."""
+    # Every namespace declared at the top, which lxml drops as the manifest declares them too.
+    metadata = element("imscp:metadata", nsmap=_MANIFEST_NAMESPACES)
+    _langstring(sub(sub(sub(metadata, "imsmd:lom"), "imsmd:general"), "imsmd:title"), None, lang)
+    qti = sub(metadata, "imsqti:qtiMetadata")
+    sub(qti, "imsqti:timeDependent", text="false")
+    for interaction in interactions:
+        sub(qti, "imsqti:interactionType", text=interaction)
+    sub(qti, "imsqti:feedbackType", text="nonadaptive" if feedback else "none")
+    sub(qti, "imsqti:solutionAvailable", text="true" if solution else "false")
+    return metadata
+
+
+def _langstring(parent, text: str | None, lang: str | None) -> None:
     sub(parent, "imsmd:langstring", {"xml:lang": lang}, text)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal
 
 from .. import qti21 as names
-from ..xml import element, number
+from ..xml import built_once, element, number
 
 STEP = Decimal("0.0000001")
 """`xml.number()` keeps 7 decimals."""
@@ -46,11 +46,13 @@ def condition(*branches):
     return rule
 
 
+@built_once
 def show(identifier: str):
     """FEEDBACK gains `identifier`: the `multiple(variable, baseValue)` form Canvas reads."""
     return set_outcome(names.FEEDBACK, x("multiple", None, variable(names.FEEDBACK), value("identifier", identifier)))
 
 
+@built_once
 def float_outcome(identifier: str, default: str | None = None, normal_maximum: str | None = None):
     declaration = x("outcomeDeclaration", {
         "identifier": identifier, "cardinality": "single", "baseType": "float", "normalMaximum": normal_maximum,
@@ -60,6 +62,13 @@ def float_outcome(identifier: str, default: str | None = None, normal_maximum: s
     return declaration
 
 
+@built_once
+def feedback_outcome():
+    """FEEDBACK: the identifiers of the modalFeedback to show (`show()` adds to it)."""
+    return x("outcomeDeclaration", {"identifier": names.FEEDBACK, "cardinality": "multiple", "baseType": "identifier"})
+
+
+@built_once
 def template_rules(template: str):
     """The rules of a standard template, as IMS publishes them (match_correct.xml, map_response.xml)."""
     response = variable(names.RESPONSE)
@@ -71,6 +80,7 @@ def template_rules(template: str):
                      (None, [set_outcome(names.SCORE, x("mapResponse", {"identifier": names.RESPONSE}))]))
 
 
+@built_once
 def full_marks():
     """The test for "the answer earns full marks": SCORE >= MAXSCORE."""
     return x("gte", None, variable(names.SCORE), variable(names.MAXSCORE))

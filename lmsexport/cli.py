@@ -10,6 +10,7 @@ Exit codes (documented in README.md):
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,26 @@ from .diagnostics import SourceError
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
+
+
+def run() -> None:
+    """The console script and `python -m lmsexport`: `main()`, then an exit that skips the
+    interpreter's teardown. A build of 2,000 questions leaves ~100,000 objects behind,
+    which the OS reclaims at once; freeing them one by one took ~35 ms of a 0.6 s run."""
+    try:
+        main(prog_name="lmsexport")
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # what Python does with sys.exit("message")
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # closed, or a reader that went away (`lmsexport formats | head`)
+    os._exit(code or 0)
 
 
 def _echo_diagnostics(diagnostics) -> None:
@@ -79,6 +100,8 @@ def _load_config(path: Path | None):
 
 
 def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
+    if not values:
+        return []  # without importing the rules: a build lints in a child process
     from .check import BY_CODE, unknown_codes
 
     codes = [code.strip().upper() for value in values for code in value.split(",") if code.strip()]

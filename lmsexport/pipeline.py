@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import errno
 import functools
-import multiprocessing
 import os
 import sys
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import background, config, registry
 from .diagnostics import Diagnostic, Severity, SourceError, SourceSpan
@@ -30,6 +28,9 @@ from .model import Quiz
 from .package import write_atomic
 from .state import BuildState, content_hash, fingerprint
 from .validation import validate_files
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 
 class OutputInvalid(RuntimeError):
@@ -236,6 +237,9 @@ def _executor(jobs: int, count: int) -> Executor | None:
     spawned when this process has other threads (a fork would copy the locks they hold)."""
     if jobs <= 1 or count <= 1:
         return None
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
     return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=multiprocessing.get_context(method))
 
@@ -301,11 +305,11 @@ class Build:
         """Lint what was built (findings become warnings of their source), then apply --strict."""
         made = [result for result in results if result.quiz is not None and not result.failed]
         if self.settings.lint and made:
-            from .check import check
-
             by_source = {result.source: result for result in made}
             findings = self._forked_findings(made)
             if findings is None:
+                from .check import check
+
                 findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
             for finding in findings:
                 by_source[finding.span.source].diagnostics.append(replace(finding, severity=Severity.WARNING))

@@ -93,6 +93,24 @@ def test_python_dash_m_and_version():
     assert "build" in helped.stdout and "validate" in helped.stdout
 
 
+def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_path):
+    """`run()` ends the process with os._exit: the status and every line must still come out."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1. No options here\n", encoding="utf-8")
+    command = [sys.executable, "-m", "lmsexport"]
+    built = subprocess.run([*command, "build", str(ROOT / "quizzes"), "-f", "all", "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    assert built.stderr.rstrip().splitlines()[-1].startswith("3 built")
+    assert len(list((tmp_path / "out").glob("*/*"))) == 12 and built.stdout.count("built ") == 3
+    failed = subprocess.run([*command, "build", str(bad), "-f", "qti", "-o", str(tmp_path / "x")], capture_output=True, text=True)
+    assert failed.returncode == 1 and "E202" in failed.stderr
+    usage = subprocess.run([*command, "build", "--format", "nope", str(bad)], capture_output=True, text=True)
+    assert usage.returncode == 2 and "nope" in usage.stderr
+    piped = subprocess.run(f"{sys.executable} -m lmsexport formats | head -1", shell=True, capture_output=True, text=True)
+    assert piped.returncode == 0 and piped.stdout.count("\n") == 1 and not piped.stderr
+
+
 def test_version_does_not_import_heavy_modules():
     code = "import sys; from lmsexport.cli import main; print(sorted(m for m in ('lxml', 'jinja2', 'xmlschema') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

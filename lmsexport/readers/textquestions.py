@@ -93,10 +93,13 @@ class Draft:
         return getattr(self, kind)
 
 
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
 def join_lines(lines: list[str]) -> str:
     """Lines to text: surrounding blank lines dropped, runs of blank lines kept as one."""
     text = "\n".join(line.strip() for line in lines).strip("\n")
-    return re.sub(r"\n{3,}", "\n\n", text)
+    return _BLANK_LINES.sub("\n\n", text) if "\n\n\n" in text else text
 
 
 def _text(parser, lines: list[str]) -> Text | None:

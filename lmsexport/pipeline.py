@@ -25,7 +25,7 @@ from . import background, config, registry
 from .diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .memory import return_freed_memory
 from .model import Quiz
-from .package import write_atomic
+from .package import Zipping, write_atomic
 from .state import BuildState, content_hash, fingerprint
 from .validation import validate_files
 
@@ -207,11 +207,13 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             package = module.write(result.quiz, options)
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
+            zipping = Zipping(package)
             findings = validate_files(package.files, source=target.as_posix())
+            data = zipping.result()
             if findings:
                 raise OutputInvalid(findings)
-            result.outputs[target] = package.to_bytes()
-            del package  # its files and warnings are taken: free them before the next format
+            result.outputs[target] = data
+            del package, zipping  # its files and warnings are taken: free them before the next format
             return_freed_memory()
     result.seconds = time.perf_counter() - started
     return result

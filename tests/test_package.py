@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
+import threading
 import zipfile
 
 import pytest
 
-from lmsexport.package import MANIFEST, Package, write_atomic, zip_bytes
+from lmsexport.package import MANIFEST, Package, Zipping, write_atomic, zip_bytes
 
 FILES = {"b.xml": b"<b/>", MANIFEST: b"<manifest/>", "a/z.txt": "é".encode()}
 
@@ -34,6 +35,15 @@ def test_source_date_epoch_sets_the_entry_dates(monkeypatch):
 
 def test_single_file_package_is_written_as_it_is():
     assert Package({"bank.xml": b"<quiz/>"}, zipped=False).to_bytes() == b"<quiz/>"
+
+
+def test_zipping_on_a_thread_gives_the_same_bytes_and_its_errors():
+    assert Zipping(Package(FILES)).result() == Package(FILES).to_bytes()
+    assert Zipping(Package({"bank.xml": b"<quiz/>"}, zipped=False)).result() == b"<quiz/>"
+    broken = Zipping(Package({"a.xml": 5}))
+    with pytest.raises(TypeError):
+        broken.result()
+    assert threading.active_count() == 1  # joined: a later build may still fork
 
 
 def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path):

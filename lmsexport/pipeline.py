@@ -259,7 +259,9 @@ class Build:
     def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
         """Build every source under `paths`; `on_made` sees each source once it is made."""
         if self.settings.bank:
-            return self._run_bank(paths, on_made)
+            from .bank import BankBuild
+
+            return BankBuild(self.settings).run(paths, on_made)
         results, prints, claimed = [], {}, {}
         try:
             for result, print_ in self._make_all(find_sources(paths)):
@@ -279,28 +281,6 @@ class Build:
             if not result.skipped:
                 self._write(result, prints[result.source])
         self.state.save()
-        return results
-
-    def _run_bank(self, paths: list[Path], on_made) -> list[SourceResult]:
-        """Read every source, then write one bank, only if all of them were read: a bank
-        missing a quiz would silently replace a complete one. Always rebuilt (no state)."""
-        self.settings = replace(self.settings, formats=(), force=True)
-        results = []
-        owners: dict[str, str] = {}
-        for result, _ in self._make_all(find_sources(paths)):
-            if result.quiz is not None:
-                owner = owners.setdefault(result.quiz.id, result.source)
-                if owner != result.source:
-                    result.diagnostics.append(Diagnostic(
-                        "E003", f"quiz id {result.quiz.id!r} is also the id of {owner}; both would go into the "
-                        f"bank {self.settings.bank!r}", SourceSpan(result.source),
-                        "give one of them its own id in its header (id: ...)"))
-            results.append(result)
-            if on_made:
-                on_made(result)
-        self._finish(results)
-        if results and not any(result.failed for result in results):
-            self._write_bank(results)
         return results
 
     def _finish(self, results: list[SourceResult]) -> None:
@@ -337,19 +317,6 @@ class Build:
         read = functools.partial(_read_one, path, data, defaults)
         self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, path.as_posix())
         return make(path, data, defaults, self.settings)
-
-    def _write_bank(self, results: list[SourceResult]) -> None:
-        module, options = registry.writer("moodle")
-        package = module.write_bank([result.quiz for result in results], self.settings.bank, options)
-        target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
-        findings = validate_files(package.files, source=target.as_posix())
-        if findings:
-            raise OutputInvalid(findings)
-        by_source = {result.source: result for result in results}
-        for warning in package.warnings:
-            by_source.get(warning.span.source, results[-1]).diagnostics.append(warning)
-        write_atomic(target, package.to_bytes())
-        results[-1].written.append(target)
 
     def _plan(self, sources: list[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
         """Per source: a final result (unreadable, or up to date), or the work to do."""

@@ -24,6 +24,7 @@ MIXED = [
     "",
     "…",
     "a" * 3000,  # longer than everything else: the walk runs on for one text alone
+    "Bộ tối ưu hóa nào giữ trạng thái trên mỗi GPU khi huấn luyện? " * 80,
 ]
 
 
@@ -53,10 +54,13 @@ def test_english_probability_is_py3langids(model, reference, language):
     assert [p >= P_ENGLISH for p in ours] == [p >= P_ENGLISH for p in expected]
 
 
-def test_batches_give_the_same_answers(model, monkeypatch):
+@pytest.mark.parametrize("batch, few", [(7, 32), (4096, 1), (4096, 10**9)])
+def test_batches_and_walks_give_the_same_answers(model, monkeypatch, batch, few):
+    """In small batches, all texts in step to the end, or each text alone: the same scores."""
     texts = _texts()
     whole = model.english(texts, "vi")
-    monkeypatch.setattr(langmodel, "BATCH", 7)
+    monkeypatch.setattr(langmodel, "BATCH", batch)
+    monkeypatch.setattr(langmodel, "FEW", few)
     assert np.allclose(model.english(texts, "vi"), whole, rtol=0, atol=1e-12)
     assert model.english([], "vi") == []
 

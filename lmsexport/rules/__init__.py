@@ -86,27 +86,32 @@ def quiz_parts(quiz: Quiz) -> tuple[Part, ...]:
     return _parts(quiz)[0]
 
 
-_last: list = [None, None]
+_last: tuple = (None, None)
 """The quiz whose parts were made last, and its parts. Every rule walks them, so they
 are made once a quiz (12,000 Parts for 2,000 questions), not once a rule; `check()`
-runs the rules quiz by quiz, and `forget()`s them at the end."""
+runs the rules quiz by quiz, and `forget()`s them at the end. One tuple, replaced whole,
+so that a thread never gets another thread's quiz's parts."""
 
 
 def _parts(quiz: Quiz) -> tuple[tuple[Part, ...], tuple[tuple[Part, ...], ...]]:
-    if _last[0] is not quiz:
+    global _last
+    cached, parts = _last
+    if cached is not quiz:
         per_question = tuple(tuple(_question_parts(quiz, n, q)) for n, q in enumerate(quiz.questions, 1))
         head = [Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)]
         if quiz.description:
             text = quiz.description
             head.append(Part(text.value, text.format, "description", "the quiz description", None,
                              text.lang or quiz.lang))
-        _last[:] = [quiz, (tuple(head) + tuple(p for parts in per_question for p in parts), per_question)]
-    return _last[1]
+        parts = (tuple(head) + tuple(p for group in per_question for p in group), per_question)
+        _last = (quiz, parts)
+    return parts
 
 
 def forget() -> None:
     """Drop the cached parts (and with them the last quiz linted)."""
-    _last[:] = [None, None]
+    global _last
+    _last = (None, None)
 
 
 def _question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:

@@ -25,6 +25,9 @@ import numpy as np
 
 BATCH = 4096
 """Texts walked together: enough to keep numpy busy, few enough to bound memory."""
+FEW = 32
+"""Below this many texts still walking, each goes on alone in Python: a step of numpy
+costs as much as a hundred bytes walked one by one (one long text would be slow)."""
 
 _ARRAYS = ("nextmove", "nextmove_row", "out_feat", "ptc_by_class", "pc", "classes")
 
@@ -55,6 +58,7 @@ class Model:
         self.pc = arrays["pc"]
         self.classes = [str(c) for c in arrays["classes"]]
         self.labels = frozenset(self.classes)
+        self._views = (memoryview(self.nextmove), memoryview(self.rowbase), memoryview(self.out_feat))
 
     @classmethod
     def load(cls) -> Model:
@@ -111,6 +115,12 @@ class Model:
         state = np.zeros(len(texts), dtype=np.intp)
         hits, features = [], []
         for step, count in enumerate(walking):
+            if count < FEW:
+                for k in range(count):
+                    found = self._walk_on(int(state[k]), texts[order[k]][step:])
+                    hits.append(np.full(len(found), order[k], dtype=np.intp))
+                    features.append(np.array(found, dtype=np.intp))
+                break
             moved = self.nextmove[self.rowbase[state[:count]] + data[starts[:count] + step]].astype(np.intp)
             state[:count] = moved
             emitted = self.out_feat[moved]
@@ -120,9 +130,20 @@ class Model:
         if not hits:
             empty = np.zeros(0, dtype=np.intp)
             return empty, empty, empty
-        width = len(self.out_feat)
+        width = self.ptc_by_class.shape[1]  # the number of features
         keys, counts = np.unique(np.concatenate(hits) * width + np.concatenate(features), return_counts=True)
         return keys // width, keys % width, counts
+
+
+    def _walk_on(self, state: int, rest: bytes) -> list[int]:
+        """The features met walking on from `state` over `rest`, byte by byte (py3langid's loop)."""
+        nextmove, rowbase, out_feat = self._views
+        found = []
+        for byte in rest:
+            state = nextmove[rowbase[state] + byte]
+            if out_feat[state] >= 0:
+                found.append(out_feat[state])
+        return found
 
 
 def _encode(text: str) -> bytes:

@@ -77,6 +77,10 @@ def test_cache_is_written_once_then_memory_mapped(tmp_path, monkeypatch):
     texts = _texts()
     assert second.english(texts, "yo") == first.english(texts, "yo")
     assert list(tmp_path.iterdir()) == [folder]  # no temporary folder left behind
+    (tmp_path / "py3langid-1-2").mkdir()  # a copy of another py3langid's model
+    folder.rename(tmp_path / "py3langid-3-4")
+    Model.load()
+    assert list(tmp_path.iterdir()) == [folder]  # stale copies are removed when a new one is made
 
 
 def test_damaged_cache_is_read_around(tmp_path, monkeypatch, model):

@@ -179,6 +179,9 @@ def _store(arrays: dict, target: Path) -> None:
             np.save(folder / f"{name}.npy", arrays[name], allow_pickle=False)
         folder.rename(target)
     except OSError:
-        pass  # written meanwhile by another process, or no room: either way not ours to keep
+        return  # written meanwhile by another process, or no room: either way not ours to keep
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    for stale in target.parent.glob("py3langid-*"):  # an earlier py3langid's (66 MB each)
+        if stale != target:
+            shutil.rmtree(stale, ignore_errors=True)

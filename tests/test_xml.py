@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+
 from lxml import etree
 
-from lmsexport.xml import built_once, element, serialize, sub
+from lmsexport.xml import built_once, element, parser, serialize, sub
 
 
 def _written(source: str, verbatim_tags=()) -> str:
@@ -52,3 +54,13 @@ def test_built_once_trees_are_copies():
     first[0].text = "changed"
     second = outcome("SCORE")
     assert calls == ["SCORE"] and second is not first and second[0].text is None
+
+
+def test_each_thread_reuses_a_parser_of_its_own():
+    """lxml's parsers must not be shared between threads; making one per document is slow."""
+    theirs = []
+    worker = threading.Thread(target=lambda: theirs.append(parser()))
+    worker.start()
+    worker.join()
+    assert parser() is parser() and theirs[0] is not parser()
+    assert etree.fromstring(b"<a>&amp;</a>", parser()).text == "&"

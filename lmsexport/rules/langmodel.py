@@ -81,12 +81,12 @@ class Model:
     def english(self, texts: list[str], language: str) -> list[float]:
         """P(English) of each text, for a classifier restricted to {language, en}."""
         columns = [i for i, label in enumerate(self.classes) if label in (language, "en")]
-        english = np.array([self.classes[i] == "en" for i in columns])
+        is_english = np.array([self.classes[i] == "en" for i in columns])
         encoded = [_encode(text) for text in texts]
         found = []
         for start in range(0, len(encoded), BATCH):
             scores = self._scores(encoded[start:start + BATCH], columns)
-            found.append(scores[:, english].sum(axis=1))
+            found.append(scores[:, is_english].sum(axis=1))
         return np.concatenate(found).tolist() if found else []
 
     def _scores(self, texts: list[bytes], columns: list[int]) -> np.ndarray:

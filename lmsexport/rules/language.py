@@ -101,14 +101,15 @@ def _verdicts(parts: Sequence[Part]) -> list[bool | None]:
     """Per part: is it English? None when it is too short to judge or not checked. The
     texts are scored together, a batch per language (langmodel.py)."""
     verdicts: list[bool | None] = [None] * len(parts)
-    judged: dict[str, list[int]] = {}
+    judged: dict[str, tuple[list[int], list[str]]] = {}
     for index, part in enumerate(parts):
-        language = _model_language(part.lang)
-        if language is not None and _enough_words(visible(part)):
-            judged.setdefault(language, []).append(index)
-    for language, indexes in judged.items():
-        english = _model().english([visible(parts[i]) for i in indexes], language)
-        for index, probability in zip(indexes, english):
+        language, text = _model_language(part.lang), visible(part)
+        if language is not None and _enough_words(text):
+            indexes, texts = judged.setdefault(language, ([], []))
+            indexes.append(index)
+            texts.append(text)
+    for language, (indexes, texts) in judged.items():
+        for index, probability in zip(indexes, _model().english(texts, language)):
             verdicts[index] = probability >= P_ENGLISH
     return verdicts
 

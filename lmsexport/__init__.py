@@ -19,14 +19,14 @@ from .diagnostics import Diagnostic, SourceError
 from .model import Quiz
 from .package import Package
 
-__version__ = "0.1.0"
+from ._version import __version__
 __all__ = ["Diagnostic", "Package", "Quiz", "SourceError", "build", "read", "validate", "write"]
 
 
 def read(path: str | Path, data: str | bytes | None = None) -> Quiz:
     """Read a quiz from a file (or from `data`, with `path` naming it in messages)."""
-    from .pipeline import read_source
-    from .registry import reader_for
+    from .batch.pipeline import read_source
+    from .formats import reader_for
 
     path = Path(path)
     if data is None:
@@ -36,7 +36,7 @@ def read(path: str | Path, data: str | bytes | None = None) -> Quiz:
 
 def write(quiz: Quiz, format: str) -> Package:
     """Write a quiz in a format named as on the command line (`lmsexport formats`)."""
-    from .registry import writer
+    from .formats import writer
 
     module, options = writer(format)
     return module.write(quiz, options)
@@ -55,8 +55,8 @@ def validate(package: Package | str | Path) -> list[Diagnostic]:
 def build(paths, formats, out_dir, **options):
     """Build every source under `paths` into `out_dir`: one result per source.
 
-    `options` are those of `lmsexport.pipeline.BuildSettings` (jobs, force, fail_fast,
+    `options` are those of `lmsexport.batch.pipeline.BuildSettings` (jobs, force, fail_fast,
     bank, lint, lint_ignore, strict, defaults)."""
-    from .pipeline import build as run_build
+    from .batch.pipeline import build as run_build
 
     return run_build([Path(p) for p in paths], list(formats), Path(out_dir), **options)

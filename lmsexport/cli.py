@@ -18,7 +18,8 @@ from pathlib import Path
 
 import click
 
-from . import __version__, registry
+from . import formats as registry
+from ._version import __version__
 from .diagnostics import SourceError
 
 EXIT_INVALID_OUTPUT = 3
@@ -91,7 +92,7 @@ def _format_names(ctx, param, values: tuple[str, ...]) -> list[str]:
 
 
 def _load_config(path: Path | None):
-    from . import config
+    from .batch import config
 
     path = path or Path(config.FILE_NAME)
     if not path.is_file():
@@ -106,7 +107,7 @@ def _load_config(path: Path | None):
 def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
     if not values:
         return []  # without importing the rules: a build lints in a child process
-    from .check import BY_CODE, unknown_codes
+    from .rules.runner import BY_CODE, unknown_codes
 
     codes = [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
     unknown = unknown_codes(codes)
@@ -189,8 +190,8 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     import os
 
     from .model import is_identifier
-    from .pipeline import Build, BuildSettings, OutputInvalid, find_sources
-    from .report import summary, to_json
+    from .batch.pipeline import Build, BuildSettings, OutputInvalid, find_sources
+    from .batch.report import summary, to_json
 
     settings_file = _load_config(config_path)
     formats = formats or list(settings_file.formats)
@@ -258,7 +259,7 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     """
     import os
 
-    from .pipeline import validate_paths
+    from .batch.pipeline import validate_paths
 
     failed = 0
     for path, findings in validate_paths(list(paths), jobs or os.cpu_count() or 1):
@@ -322,9 +323,9 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     """
     import os
 
-    from .check import check
-    from .lintreport import RENDERERS, counts
-    from .pipeline import read_paths
+    from .rules.runner import check
+    from .rules.report import RENDERERS, counts
+    from .batch.pipeline import read_paths
 
     quizzes, names, diagnostics, sources = [], [], [], []
     try:

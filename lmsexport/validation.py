@@ -129,7 +129,7 @@ def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
 
     A Moodle bank is checked question by question (moodlevalidation), so that a large one
     never becomes one tree; anything else, or a bank of unusual shape, is parsed whole."""
-    from .moodlevalidation import validate_stream
+    from .formats.moodle.validate import validate_stream
 
     findings = validate_stream(content, source=source)
     if findings is not None:
@@ -161,7 +161,7 @@ def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
             )
         ]
     if name == "moodle":
-        from .moodlevalidation import validate as validate_moodle
+        from .formats.moodle.validate import validate as validate_moodle
 
         return validate_moodle(root, source=source)
     if name == "qti21" and MATHML not in content:
@@ -182,7 +182,7 @@ def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
     A content package's XML files are parsed once: the schema check and the package rules
     share the tree, of which only an item's head is kept (see qti21.document_head) to bound
     memory. A file on its own, such as a Moodle bank, is checked as validate_xml() checks it."""
-    from .qti21 import document_head, package_rules
+    from .formats.qti21.names import document_head, package_rules
 
     findings: list[Diagnostic] = []
     documents: dict = {}
@@ -270,7 +270,7 @@ def validate_bytes(data: bytes, *, source: str) -> list[Diagnostic]:
 
 def _validate_model_json(data: bytes, source: str) -> list[Diagnostic]:
     from .diagnostics import SourceError
-    from .readers import json as json_reader
+    from .formats.json import reader as json_reader
 
     try:
         json_reader.read(data, source=source)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from lmsexport.cli import main
-from lmsexport.state import STATE_FILE
+from lmsexport.batch.state import STATE_FILE
 
 GOOD = "---\nlang: {lang}\n---\nQuiz {n}\n\n1. Question {n}?\n   *• right {n}\n   • wrong {n}\n"
 BAD = "Broken\n\n1. No answer marked?\n   • one\n   • two\n"
@@ -151,7 +151,7 @@ def test_interrupted_run_keeps_earlier_packages(course, tmp_path, monkeypatch):
     before = _packages(out)
     for n in range(1, 6):
         (course / "week1" / f"quiz{n}.txt").write_text(GOOD.format(n=n * 10, lang="en"), encoding="utf-8")
-    import lmsexport.pipeline as pipeline
+    import lmsexport.batch.pipeline as pipeline
 
     calls = []
     real = pipeline.write_atomic

@@ -118,7 +118,7 @@ def test_version_does_not_import_heavy_modules():
 
 
 def test_unexpected_error_is_one_line_with_a_debug_hint(tmp_path, monkeypatch):
-    import lmsexport.pipeline as pipeline
+    import lmsexport.batch.pipeline as pipeline
 
     def explode(*args, **kwargs):
         raise RuntimeError("boom")

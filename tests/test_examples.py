@@ -9,7 +9,7 @@ import pytest
 
 import lmsexport
 from conftest import ROOT
-from lmsexport import registry
+from lmsexport import formats as registry
 
 EXAMPLES = ROOT / "examples"
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from lmsexport import registry
+from lmsexport import formats as registry
 from lmsexport.package import WriteOptions
-from lmsexport.readers.text import read
+from lmsexport.formats.text.reader import read
 from lmsexport.validation import validate_files
-from lmsexport.writers import moodle, qti21, scorm
+from lmsexport.formats.moodle import writer as moodle
+from lmsexport.formats.qti21 import writer as qti21
+from lmsexport.formats.scorm import writer as scorm
 
 SOURCE = "---\nattempts: 2\ntime: 1 h 5 min\npass: 50\n---\nQuiz\n\n1. Which?\n   *• x\n   • y\n"
 

@@ -19,9 +19,9 @@ import pytest
 import casefile
 import lmsexport
 from conftest import GOLDEN, ROOT
-from lmsexport.check import RULES, check
-from lmsexport.lintreport import to_text
-from lmsexport.registry import reader
+from lmsexport.rules.runner import RULES, check
+from lmsexport.rules.report import to_text
+from lmsexport.formats import reader
 
 RULE_CASES = Path(__file__).parent / "fixtures" / "lint" / "rules.txt"
 CASES = casefile.load(RULE_CASES)
@@ -146,7 +146,7 @@ def test_quiz_without_positions_points_at_its_source():
 
 def test_language_model_is_loaded_only_when_needed():
     code = (
-        "import sys, lmsexport; from lmsexport.check import check; "
+        "import sys, lmsexport; from lmsexport.rules.runner import check; "
         "quizzes = [lmsexport.read('quizzes/fsdp-yo.txt')]; check(quizzes, ignore=['L020']); "
         "print('numpy' in sys.modules, 'py3langid' in sys.modules); check(quizzes); "
         "print('py3langid' in sys.modules)"

@@ -59,7 +59,7 @@ def test_a_single_source_linted_in_a_child_process_gives_the_same_findings(tmp_p
     import subprocess
     import sys
 
-    import lmsexport.background as background
+    import lmsexport.batch.background as background
 
     source = str(ROOT / "quizzes" / "fsdp-yo.txt")
     forked = subprocess.run([sys.executable, "-m", "lmsexport", "build", source, "-f", "json", "-o",

@@ -10,9 +10,9 @@ import pytest
 
 import lmsexport
 from conftest import ROOT
-from lmsexport.check import BY_CODE, RULES, check
+from lmsexport.rules.runner import BY_CODE, RULES, check
 from lmsexport.diagnostics import Diagnostic, Severity, SourceSpan
-from lmsexport.lintreport import to_json, to_sarif, to_text
+from lmsexport.rules.report import to_json, to_sarif, to_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SARIF_SCHEMA = json.loads((FIXTURES / "sarif" / "sarif-2.1.0-rtm.5.json").read_text(encoding="utf-8"))

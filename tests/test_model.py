@@ -10,8 +10,8 @@ import pytest
 import lmsexport
 from conftest import ROOT
 from lmsexport.model import Choice, ModelError, MultipleChoice, Quiz, Settings, Text
-from lmsexport.readers import json as json_reader
-from lmsexport.writers import json as json_writer
+from lmsexport.formats.json import reader as json_reader
+from lmsexport.formats.json import writer as json_writer
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt"]
 

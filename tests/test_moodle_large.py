@@ -11,8 +11,8 @@ from lxml import etree
 
 import lmsexport
 from conftest import ROOT
-from lmsexport import moodlevalidation
-from lmsexport.writers import moodle
+from lmsexport.formats.moodle import validate as moodlevalidation
+from lmsexport.formats.moodle import writer as moodle
 
 QUESTIONS = 1_500
 """Enough for 76,000 lines: past the 65,535 that libxml2 keeps in a node's own line field."""
@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 
 import lmsexport
-from lmsexport.memory import return_freed_memory
+from lmsexport.batch.memory import return_freed_memory
 from lmsexport.validation import validate_files
-from lmsexport.writers import moodle
+from lmsexport.formats.moodle import writer as moodle
 
 
 def rss(key):

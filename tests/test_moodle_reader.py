@@ -14,30 +14,10 @@ import casefile
 import lmsexport
 from conftest import ROOT
 from lmsexport import SourceError
-from lmsexport.model import (
-    Answer,
-    Asset,
-    Choice,
-    Description,
-    Essay,
-    FillBlanks,
-    Gap,
-    Matching,
-    MatchPair,
-    MultipleChoice,
-    Numeric,
-    NumericAnswer,
-    OrderItem,
-    Ordering,
-    Quiz,
-    Settings,
-    ShortAnswer,
-    Text,
-    TrueFalse,
-)
-from lmsexport.readers import moodle as reader
+from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.formats.moodle import reader as reader
 from lmsexport.validation import validate_bytes
-from lmsexport.writers import moodle as writer
+from lmsexport.formats.moodle import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
 ERRORS = FIXTURES / "read-errors.txt"

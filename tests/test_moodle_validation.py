@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 import casefile
-from lmsexport import moodlevalidation
+from lmsexport.formats.moodle import validate as moodlevalidation
 from lmsexport.validation import validate_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"

@@ -10,33 +10,12 @@ from lxml import etree
 
 import lmsexport
 from conftest import GOLDEN, ROOT
-from lmsexport import moodlecloze
-from lmsexport.model import (
-    Answer,
-    Asset,
-    Choice,
-    Description,
-    Essay,
-    FillBlanks,
-    Gap,
-    Matching,
-    MatchPair,
-    MultipleChoice,
-    Numeric,
-    NumericAnswer,
-    OrderItem,
-    Ordering,
-    Question,
-    Quiz,
-    Settings,
-    ShortAnswer,
-    Text,
-    TrueFalse,
-)
-from lmsexport.moodlerules import GRADES, adds_up, grade
-from lmsexport.readers.moodle import read as read_moodle
+from lmsexport.formats.moodle import cloze as moodlecloze
+from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.formats.moodle.rules import GRADES, adds_up, grade
+from lmsexport.formats.moodle.reader import read as read_moodle
 from lmsexport.validation import validate_files
-from lmsexport.writers import moodle
+from lmsexport.formats.moodle import writer as moodle
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
                                                      ROOT / "examples" / "all-kinds" / "quiz.txt"]

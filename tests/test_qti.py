@@ -26,12 +26,12 @@ import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.cli import main
 from lmsexport.diagnostics import SourceSpan
-from lmsexport import qti21 as names
+from lmsexport.formats.qti21 import names as names
 from lmsexport.model import MultipleChoice, Quiz, ShortAnswer, Text
 from lmsexport.package import MANIFEST
-from lmsexport.readers import qti21 as reader
+from lmsexport.formats.qti21 import reader as reader
 from lmsexport.validation import load_schema, validate_bytes, validate_files
-from lmsexport.writers import qti21 as writer
+from lmsexport.formats.qti21 import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 SOURCES = [

@@ -12,17 +12,15 @@ from lxml import etree
 
 import lmsexport
 from conftest import ROOT
-from lmsexport import qti21 as names
+from lmsexport.formats.qti21 import names as names
 from lmsexport.diagnostics import SourceSpan
 from lmsexport.math import MATHML, MathError, annotation_tex, split_math, tex_to_mathml
-from lmsexport.model import (
-    Asset, Choice, MultipleChoice, OrderItem, Ordering, Quiz, Settings, Text, TrueFalse,
-)
+from lmsexport.model import Asset, Choice, MultipleChoice, OrderItem, Ordering, Quiz, Settings, Text, TrueFalse
 from lmsexport.package import MANIFEST
-from lmsexport.readers import qti21 as reader
+from lmsexport.formats.qti21 import reader as reader
 from lmsexport.validation import load_schema, validate_files
-from lmsexport.writers import qti21 as writer
-from lmsexport.writers.qti21_kinds import display_order
+from lmsexport.formats.qti21 import writer as writer
+from lmsexport.formats.qti21.writer.kinds import display_order
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 M = f"{{{MATHML}}}"

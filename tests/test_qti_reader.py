@@ -11,10 +11,10 @@ import pytest
 
 import lmsexport
 from conftest import ROOT
-from lmsexport import SourceError, registry
+from lmsexport import SourceError, formats as registry
 from lmsexport.package import zip_bytes
-from lmsexport.readers import qti21 as reader
-from lmsexport.writers import qti21 as writer
+from lmsexport.formats.qti21 import reader as reader
+from lmsexport.formats.qti21 import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 NS = 'xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1"'

@@ -24,7 +24,7 @@ import pytest
 
 import lmsexport
 from conftest import GOLDEN, ROOT
-from lmsexport import qti21 as names
+from lmsexport.formats.qti21 import names as names
 from lmsexport.model import Answer, FillBlanks, Matching, MultipleChoice, Numeric, Question, Quiz, ShortAnswer
 from qti_oracle import displayed_feedback, process_item, process_test
 

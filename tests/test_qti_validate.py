@@ -16,7 +16,7 @@ import lmsexport
 from conftest import ROOT
 from lmsexport.package import zip_bytes
 from lmsexport.validation import validate_bytes
-from lmsexport.writers import qti21 as writer
+from lmsexport.formats.qti21 import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 

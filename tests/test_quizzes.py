@@ -9,8 +9,8 @@ import pytest
 
 import lmsexport
 from conftest import GOLDEN, ROOT
-from lmsexport.readers.text import read
-from lmsexport.writers.json import dumps
+from lmsexport.formats.text.reader import read
+from lmsexport.formats.json.writer import dumps
 
 QUIZZES = sorted((ROOT / "quizzes").glob("*.txt"))
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"

@@ -19,17 +19,17 @@ from conftest import GOLDEN, ROOT
 from lxml import etree, html
 
 import lmsexport
-from lmsexport import player
+from lmsexport.formats.scorm import player
 from lmsexport.cli import main
 from lmsexport.model import Choice, MultipleChoice, Quiz, Settings, Text
 from lmsexport.package import MANIFEST, WriteOptions
 from lmsexport.validation import validate_bytes, validate_files
-from lmsexport.writers import scorm
+from lmsexport.formats.scorm import writer as scorm
 
 ALL_KINDS = ROOT / "examples" / "all-kinds" / "quiz.txt"
 SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS]
 VERSIONS = {"scorm12": "1.2", "scorm2004": "2004"}
-STATIC = ROOT / "lmsexport" / "templates" / "scorm" / "static"
+STATIC = ROOT / "lmsexport" / "formats" / "scorm" / "templates" / "static"
 CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
 IMSSS = "{http://www.imsglobal.org/xsd/imsss}"
@@ -226,7 +226,7 @@ def test_interface_language_falls_back_to_the_best_match(tag, catalog):
 
 
 def test_message_catalog_is_complete_and_consistent():
-    catalog = json.loads((ROOT / "lmsexport" / "templates" / "scorm" / "messages.json").read_text("utf-8"))
+    catalog = json.loads((ROOT / "lmsexport" / "formats" / "scorm" / "templates" / "messages.json").read_text("utf-8"))
     assert {"en", "yo", "id", "vi", "ar", "es", "fr", "zh", "ja"} <= set(catalog)
     placeholders = {key: sorted(_names(text)) for key, text in catalog["en"].items()}
     for lang, messages in catalog.items():
@@ -251,9 +251,9 @@ def test_wheel_ships_the_player(tmp_path):
     hatchling_wheel = pytest.importorskip("hatchling.builders.wheel")
     built = next(iter(hatchling_wheel.WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"])))
     names = set(zipfile.ZipFile(built).namelist())
-    shipped = {f"lmsexport/templates/scorm/{path.relative_to(STATIC.parent).as_posix()}"
+    shipped = {f"lmsexport/formats/scorm/templates/{path.relative_to(STATIC.parent).as_posix()}"
                for path in STATIC.parent.rglob("*") if path.is_file()}
-    assert {"lmsexport/templates/scorm/index.html.jinja", "lmsexport/templates/scorm/messages.json"} <= shipped
+    assert {"lmsexport/formats/scorm/templates/index.html.jinja", "lmsexport/formats/scorm/templates/messages.json"} <= shipped
     assert shipped <= names
 
 

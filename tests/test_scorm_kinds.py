@@ -12,31 +12,11 @@ import json
 import pytest
 from lxml import etree, html
 
-from lmsexport import player
-from lmsexport.model import (
-    Answer,
-    Asset,
-    Choice,
-    Description,
-    Essay,
-    FillBlanks,
-    Gap,
-    Matching,
-    MatchPair,
-    MultipleChoice,
-    Numeric,
-    NumericAnswer,
-    Ordering,
-    OrderItem,
-    Quiz,
-    Settings,
-    ShortAnswer,
-    Text,
-    TrueFalse,
-)
+from lmsexport.formats.scorm import player
+from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Ordering, OrderItem, Quiz, Settings, ShortAnswer, Text, TrueFalse
 from lmsexport.package import MANIFEST, WriteOptions
 from lmsexport.validation import validate_files
-from lmsexport.writers import scorm
+from lmsexport.formats.scorm import writer as scorm
 
 VERSIONS = ("1.2", "2004")
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"

@@ -11,8 +11,8 @@ import pytest
 
 import casefile
 from lmsexport import SourceError
-from lmsexport.readers import text
-from lmsexport.writers.json import dumps
+from lmsexport.formats.text import reader as text
+from lmsexport.formats.json.writer import dumps
 
 FIXTURES = Path(__file__).parent / "fixtures" / "text"
 READS = FIXTURES / "reads.txt"

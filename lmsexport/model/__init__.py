@@ -8,38 +8,8 @@ form (`Quiz.as_dict` / `Quiz.from_dict`, wrapped by `writers/json.py` and
 pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
 """
 
-from .base import (
-    FEEDBACK_MODES,
-    MEDIA_TYPES,
-    MODEL_VERSION,
-    TEXT_FORMATS,
-    XML_ILLEGAL,
-    Asset,
-    Choice,
-    ModelError,
-    MultipleChoice,
-    Question,
-    Quiz,
-    Settings,
-    Text,
-    is_identifier,
-    is_language_tag,
-)
-from .kinds import (
-    Answer,
-    Description,
-    Essay,
-    FillBlanks,
-    Gap,
-    Matching,
-    MatchPair,
-    Numeric,
-    NumericAnswer,
-    OrderItem,
-    Ordering,
-    ShortAnswer,
-    TrueFalse,
-)
+from .base import FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError, MultipleChoice, Question, Quiz, Settings, Text, is_identifier, is_language_tag
+from .kinds import Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering, ShortAnswer, TrueFalse
 
 QUESTION_KINDS: dict[str, type[Question]] = {
     kind.kind: kind

@@ -1,7 +1,7 @@
 """Lint rules: what each rule is, what it reports, and the text it looks at.
 
 A rule is a function over the model (never over source text, so it applies to
-whatever reader built the quiz) that yields `Finding`s; `lmsexport.check` runs
+whatever reader built the quiz) that yields `Finding`s; `lmsexport.rules.runner` runs
 the rules, drops what a quiz or the run switched off, and turns findings into
 located Diagnostics. Each rule module ends with a `RULES` table (pandoc's
 association lists): code, name, severity, one-line summary, function.
@@ -16,9 +16,7 @@ from typing import Callable, Iterator
 
 from ..diagnostics import Severity
 from ..ids import letters
-from ..model import (
-    Choice, FillBlanks, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text,
-)
+from ..model import Choice, FillBlanks, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING

@@ -14,7 +14,7 @@ from lxml import etree
 
 from lmsexport.model import Quiz
 from lmsexport.package import Package, WriteOptions
-from lmsexport.writers import scorm
+from lmsexport.formats.scorm import writer as scorm
 
 VERSIONS = ("1.2", "2004")
 

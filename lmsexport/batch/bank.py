@@ -1,0 +1,55 @@
+"""`build --bank NAME`: every quiz of a run in one Moodle question bank, `<out>/NAME.moodle.xml`.
+
+A bank is all or nothing: it is written only when every source was read, because a bank
+missing a quiz would silently replace a complete one on import. It is always rebuilt (no
+incremental state): its one file depends on every source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from .. import formats as registry
+from ..diagnostics import Diagnostic, SourceSpan
+from ..package import write_atomic
+from .pipeline import Build, OutputInvalid, SourceResult, find_sources
+from ..validation import validate_files
+
+
+class BankBuild(Build):
+    """A `Build` that reads every source, lints them, then writes them into one bank."""
+
+    def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
+        self.settings = replace(self.settings, formats=(), force=True)
+        results = []
+        owners: dict[str, str] = {}
+        for result, _ in self._make_all(find_sources(paths)):
+            if result.quiz is not None:
+                owner = owners.setdefault(result.quiz.id, result.source)
+                if owner != result.source:
+                    result.diagnostics.append(Diagnostic(
+                        "E003", f"quiz id {result.quiz.id!r} is also the id of {owner}; both would go into the "
+                        f"bank {self.settings.bank!r}", SourceSpan(result.source),
+                        "give one of them its own id in its header (id: ...)"))
+            results.append(result)
+            if on_made:
+                on_made(result)
+        self._finish(results)
+        if results and not any(result.failed for result in results):
+            self._write_bank(results)
+        return results
+
+    def _write_bank(self, results: list[SourceResult]) -> None:
+        module, options = registry.writer("moodle")
+        package = module.write_bank([result.quiz for result in results], self.settings.bank, options)
+        target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
+        findings = validate_files(package.files, source=target.as_posix())
+        if findings:
+            raise OutputInvalid(findings)
+        by_source = {result.source: result for result in results}
+        for warning in package.warnings:
+            by_source.get(warning.span.source, results[-1]).diagnostics.append(warning)
+        write_atomic(target, package.to_bytes())
+        results[-1].written.append(target)

@@ -1,0 +1,398 @@
+"""Build packages from sources: read, write, validate, and only then put on disk.
+
+The library side of `lmsexport build`; it never prints. For each source: read it
+into the model, write every requested format in memory, validate every file of
+every package, and only when all of that passed write the packages, atomically.
+Sources are independent, so they are built in parallel worker processes; the
+parent alone touches the output folder (so two sources can never race for one
+file) and keeps the incremental state. A bad source yields its diagnostics and
+writes nothing; the other sources still build unless `fail_fast` is set.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator
+
+from . import background, config
+from .. import formats as registry
+from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from .memory import return_freed_memory
+from ..model import Quiz
+from ..package import Zipping, write_atomic
+from .state import BuildState, content_hash, fingerprint
+from ..validation import validate_files
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+
+class OutputInvalid(RuntimeError):
+    """A writer produced a package that fails its schema: a bug in lmsexport."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.render() for d in diagnostics))
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What to build and how; everything that is not a source path."""
+
+    formats: tuple[str, ...]
+    out_dir: Path
+    jobs: int = 1
+    force: bool = False
+    """Rebuild sources whose output is up to date."""
+    fail_fast: bool = False
+    """Stop at the first source that fails."""
+    defaults: dict = field(default_factory=dict)
+    """Header defaults for sources with no lmsexport.toml of their own (from --config)."""
+    bank: str | None = None
+    """Write every quiz into one Moodle question bank `<out>/<bank>.moodle.xml` instead."""
+    lint: bool = True
+    """Run lint's checks on the quizzes built (findings are warnings)."""
+    lint_ignore: tuple[str, ...] = ()
+    strict: bool = False
+    """Warnings are errors: a source with any gets nothing written."""
+
+
+@dataclass
+class SourceResult:
+    """What happened to one source file."""
+
+    source: str
+    quiz: Quiz | None = None
+    written: list[Path] = field(default_factory=list)
+    skipped: bool = False
+    """Up to date: nothing was rebuilt."""
+    questions: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    outputs: dict[Path, bytes] = field(default_factory=dict, repr=False)
+    """Packages made in memory, path -> bytes, not yet on disk."""
+    seconds: float = 0.0
+    inputs: dict[str, str] = field(default_factory=dict)
+    """Other files the source used (its images): path -> content hash, for incremental builds."""
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity == Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == Severity.WARNING]
+
+
+def find_files(paths: list[Path], suffixes) -> list[Path]:
+    """Files named directly, plus those with one of `suffixes` under named folders (not hidden)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for folder, subfolders, files in os.walk(path):
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+                found += sorted(
+                    Path(folder, name)
+                    for name in files
+                    if not name.startswith(".") and Path(name).suffix.lower() in suffixes
+                )
+        elif path.exists():
+            found.append(path)
+        else:
+            raise FileNotFoundError(f"{path}: no such file or folder")
+    return list(dict.fromkeys(found))
+
+
+def find_sources(paths: list[Path]) -> list[Path]:
+    """Quiz sources: files named directly, plus known source suffixes under folders."""
+    return find_files(paths, registry.READER_EXTENSIONS)
+
+
+def _validate_path(path: Path) -> list[Diagnostic]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return _unreadable(path.as_posix(), exc).diagnostics
+    from ..validation import validate_bytes
+
+    return validate_bytes(data, source=path.as_posix())
+
+
+def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None):
+    """The source's quiz and no problems, or None and every problem found."""
+    try:
+        return read_source(path, data, defaults), []
+    except SourceError as exc:
+        return None, exc.diagnostics
+    except registry.UnknownFormat as exc:
+        return None, [Diagnostic("E002", str(exc), SourceSpan(path.as_posix()))]
+
+
+def read_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
+    """Read every source under `paths` (in parallel), in path order: the quiz or why not."""
+    sources = find_sources(paths)
+    executor = _executor(jobs, len(sources))
+    if executor is None:
+        yield from ((path, *_read_one(path)) for path in sources)
+        return
+    with executor:
+        yield from ((path, *read) for path, read in zip(sources, executor.map(_read_one, sources)))
+
+
+def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, list[Diagnostic]]]:
+    """Validate packages and XML/JSON files (folders searched), in parallel, in path order."""
+    files = find_files(paths, (".zip", ".xml", ".json"))
+    executor = _executor(jobs, len(files))
+    if executor is None:
+        yield from ((path, _validate_path(path)) for path in files)
+        return
+    with executor:
+        yield from zip(files, executor.map(_validate_path, files))
+
+
+def _unreadable(source: str, exc: OSError) -> SourceError:
+    reason = exc.strerror or str(exc)
+    return SourceError([Diagnostic("E001", f"cannot read the file: {reason}", SourceSpan(source))])
+
+
+def read_source(path: Path, data: bytes | None = None, defaults: dict | None = None) -> Quiz:
+    """Read one file into the model; OS and encoding problems become SourceErrors."""
+    source = path.as_posix()
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise _unreadable(source, exc) from None
+    reader = registry.reader_for(path)
+    accepted = getattr(reader, "READ_OPTIONS", ())
+    options = {"defaults": defaults, "assets": _asset_loader(path.parent)}
+    return reader.read(data, source=source, **{name: options[name] for name in accepted})
+
+
+def _asset_loader(folder: Path):
+    """Reads the files a quiz refers to, refusing any that leave the quiz's folder."""
+    root = folder.resolve()
+
+    def load(relative: str) -> bytes:
+        target = (root / relative).resolve()
+        if root not in target.parents:
+            raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
+        return target.read_bytes()
+
+    return load
+
+
+def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, grouped: bool) -> Path:
+    """`out/<quiz><ext>`, or `out/<format>/<quiz><ext>` when several formats are built."""
+    folder = out_dir / format_name if grouped else out_dir
+    return folder / f"{quiz.id}{extension}"
+
+
+def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> SourceResult:
+    """Read, write and validate one source, in memory (runs in a worker process)."""
+    started = time.perf_counter()
+    result = SourceResult(path.as_posix())
+    result.quiz, result.diagnostics = _read_one(path, data, defaults)
+    if result.quiz is not None:
+        result.questions = len(result.quiz.questions)
+        result.inputs = {(path.parent / a.path).as_posix(): content_hash(a.data) for a in result.quiz.assets}
+        grouped = len(settings.formats) > 1
+        for name in settings.formats:
+            module, options = registry.writer(name)
+            package = module.write(result.quiz, options)
+            result.diagnostics += package.warnings
+            target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
+            zipping = Zipping(package)
+            findings = validate_files(package.files, source=target.as_posix())
+            data = zipping.result()
+            if findings:
+                raise OutputInvalid(findings)
+            result.outputs[target] = data
+            del package, zipping  # its files and warnings are taken: free them before the next format
+            return_freed_memory()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _claim(result: SourceResult, claimed: dict[Path, str]) -> None:
+    """Two sources that would write the same package: the later one fails."""
+    for target in (*result.outputs, *(result.written if result.skipped else ())):
+        owner = claimed.setdefault(target, result.source)
+        if owner != result.source:
+            result.diagnostics.append(
+                Diagnostic(
+                    "E003",
+                    f"{target.name} would be written by {owner} and by this source (same quiz id)",
+                    SourceSpan(result.source),
+                    "give one of them its own id in its header (id: ...)",
+                )
+            )
+
+
+def _executor(jobs: int, count: int) -> Executor | None:
+    """Worker processes for several sources: forked on Linux so they share what is loaded, but
+    spawned when this process has other threads (a fork would copy the locks they hold)."""
+    if jobs <= 1 or count <= 1:
+        return None
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
+    return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=multiprocessing.get_context(method))
+
+
+class Build:
+    """One run of `build`: plan, make (in parallel), check the batch, then write."""
+
+    def __init__(self, settings: BuildSettings):
+        self.settings = settings
+        self.state = BuildState(settings.out_dir)
+        self.configs: dict[Path, config.Config] = {}
+        self.forked: background.ForkedCheck | None = None
+        """Lint of the only source, running in a child process while it is written."""
+
+    def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
+        """Build every source under `paths`; `on_made` sees each source once it is made."""
+        if self.settings.bank:
+            from .bank import BankBuild
+
+            return BankBuild(self.settings).run(paths, on_made)
+        results, prints, claimed = [], {}, {}
+        try:
+            for result, print_ in self._make_all(find_sources(paths)):
+                results.append(result)
+                prints[result.source] = print_
+                _claim(result, claimed)
+                if on_made:
+                    on_made(result)
+                if result.failed and self.settings.fail_fast:
+                    break
+            self._finish(results)
+        finally:
+            if self.forked is not None:
+                self.forked.cancel()
+                self.forked = None
+        for result in results:
+            if not result.skipped:
+                self._write(result, prints[result.source])
+        self.state.save()
+        return results
+
+    def _finish(self, results: list[SourceResult]) -> None:
+        """Lint what was built (findings become warnings of their source), then apply --strict."""
+        made = [result for result in results if result.quiz is not None and not result.failed]
+        if self.settings.lint and made:
+            by_source = {result.source: result for result in made}
+            findings = self._forked_findings(made)
+            if findings is None:
+                from ..rules.runner import check
+
+                findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
+            for finding in findings:
+                by_source[finding.span.source].diagnostics.append(replace(finding, severity=Severity.WARNING))
+        if self.settings.strict:
+            for result in results:
+                result.diagnostics = [
+                    replace(d, severity=Severity.ERROR) if d.severity == Severity.WARNING else d
+                    for d in result.diagnostics
+                ]
+
+    def _forked_findings(self, made: list[SourceResult]) -> list[Diagnostic] | None:
+        """The forked lint's findings, if it linted exactly the quizzes made; else None."""
+        forked, self.forked = self.forked, None
+        if forked is None:
+            return None
+        if len(made) != 1 or made[0].source != forked.source:
+            forked.cancel()
+            return None
+        return forked.findings()
+
+    def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
+        """`make`, with the source read and linted meanwhile in a child process (background.py)."""
+        read = functools.partial(_read_one, path, data, defaults)
+        self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, path.as_posix())
+        return make(path, data, defaults, self.settings)
+
+    def _plan(self, sources: list[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
+        """Per source: a final result (unreadable, or up to date), or the work to do."""
+        for path in sources:
+            source = path.as_posix()
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                yield SourceResult(source, diagnostics=_unreadable(source, exc).diagnostics), (path, None, None, "")
+                continue
+            try:
+                defaults = self._defaults(path.parent.resolve())
+            except SourceError as exc:
+                yield SourceResult(source, diagnostics=exc.diagnostics), (path, None, None, "")
+                continue
+            print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults})
+            fresh = None if self.settings.force else self.state.fresh(source, print_)
+            if fresh is None:
+                yield None, (path, data, defaults, print_)
+                continue
+            entry = self.state.entries[source]
+            warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", []) if self._replays(d["code"])]
+            skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
+                                   questions=entry.get("questions", 0))
+            yield skipped, (path, data, defaults, print_)
+
+    def _replays(self, code: str) -> bool:
+        """Whether an up-to-date source shows a recorded warning again: not a lint finding
+        this run switches off (`--ignore`, `--no-lint`)."""
+        if not code.startswith("L"):
+            return True
+        return self.settings.lint and code not in self.settings.lint_ignore
+
+    def _defaults(self, folder: Path) -> dict:
+        """Header defaults from the lmsexport.toml that applies to `folder` (read once a run)."""
+        if folder not in self.configs:
+            self.configs[folder] = config.nearest(folder)
+        found = self.configs[folder]
+        return found.defaults if found.path else self.settings.defaults
+
+    def _make_all(self, sources: list[Path]) -> Iterator[tuple[SourceResult, str]]:
+        plan = list(self._plan(sources))
+        todo = [work for done, work in plan if done is None]
+        executor = _executor(self.settings.jobs, len(todo))
+        # One source to write and lint: lint it in a child process meanwhile (background.py).
+        fork = bool(self.settings.lint and self.settings.formats and executor is None and len(todo) == 1
+                    and background.available())
+        if executor is None:
+            make_one = self._make_linting if fork else functools.partial(make, settings=self.settings)
+            made = (make_one(path, data, defaults) for path, data, defaults, _ in todo)
+        else:
+            made = executor.map(make, *zip(*[(p, d, f, self.settings) for p, d, f, _ in todo]))
+        if self.settings.lint and todo and not fork:
+            from ..rules import language
+
+            language.preload()  # after the workers are forked: a fork must not copy a loading thread
+        try:
+            for done, (_, _, _, print_) in plan:
+                yield (done if done is not None else next(made)), print_
+        finally:
+            if executor is not None:
+                executor.shutdown(cancel_futures=True)
+
+    def _write(self, result: SourceResult, print_: str) -> None:
+        if result.failed:
+            self.state.forget(result.source)
+            return
+        for target, data in result.outputs.items():
+            if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
+                write_atomic(target, data)  # an identical file is left alone, with its date
+            result.written.append(target)
+        self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs)
+
+
+def build(paths: list[Path], formats: list[str], out_dir: Path, **options) -> list[SourceResult]:
+    """Build every source under `paths` in every format into `out_dir` (see BuildSettings)."""
+    settings = BuildSettings(tuple(formats), out_dir, **options)
+    return Build(settings).run(paths)

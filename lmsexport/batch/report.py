@@ -1,0 +1,67 @@
+"""The account of a build: the summary line and the `--report` JSON for CI pipelines."""
+
+from __future__ import annotations
+
+import json
+
+from .._version import __version__
+from ..diagnostics import Severity
+from .pipeline import SourceResult
+from .state import content_hash
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def totals(results: list[SourceResult]) -> dict[str, int]:
+    built = [r for r in results if not r.failed and not r.skipped]
+    return {
+        "sources": len(results),
+        "built": len(built),
+        "skipped": sum(r.skipped and not r.failed for r in results),
+        "failed": sum(r.failed for r in results),
+        "questions": sum(r.questions for r in results if not r.failed),
+        "packages": sum(len(r.written) for r in built),
+        "warnings": sum(len(r.warnings) for r in results),
+    }
+
+
+def summary(results: list[SourceResult], seconds: float) -> str:
+    """`3 built, 1 up to date, 1 failed: 32 questions, 12 packages written, 2 warnings in 0.41 s`
+    (counts that are zero, other than built, are left out)."""
+    t = totals(results)
+    counts = [f"{t['built']} built"]
+    counts += [f"{t['skipped']} up to date"] if t["skipped"] else []
+    counts += [f"{t['failed']} failed"] if t["failed"] else []
+    details = [_plural(t["questions"], "question"), f"{_plural(t['packages'], 'package')} written"]
+    details += [_plural(t["warnings"], "warning")] if t["warnings"] else []
+    return f"{', '.join(counts)}: {', '.join(details)} in {seconds:.2f} s"
+
+
+def _entry(result: SourceResult) -> dict:
+    status = "failed" if result.failed else "skipped" if result.skipped else "built"
+    return {
+        "source": result.source,
+        "status": status,
+        "quiz": result.quiz.id if result.quiz else None,
+        "questions": result.questions,
+        "outputs": [
+            {"path": path.as_posix(), "hash": content_hash(result.outputs[path])} if path in result.outputs
+            else {"path": path.as_posix()}
+            for path in result.written
+        ],
+        "errors": [d.as_dict() for d in result.diagnostics if d.severity == Severity.ERROR],
+        "warnings": [d.as_dict() for d in result.warnings],
+        "seconds": round(result.seconds, 4),
+    }
+
+
+def to_json(results: list[SourceResult], formats: list[str], seconds: float) -> str:
+    document = {
+        "lmsexport": __version__,
+        "formats": formats,
+        "summary": {**totals(results), "seconds": round(seconds, 3)},
+        "sources": [_entry(result) for result in results],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,84 @@
+"""Incremental builds: what each source produced last time, and whether that still holds.
+
+The state lives in `<out>/.lmsexport-state` (JSON): per source, a fingerprint of
+everything that decides its output (the source bytes, the formats and options,
+the defaults from lmsexport.toml, the lmsexport version), the hash of every other
+file it read (its images) and of each package written. A source is skipped when its
+fingerprint is unchanged and those files are all still there with the same bytes;
+anything else rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .._version import __version__
+from ..package import write_atomic
+
+STATE_FILE = ".lmsexport-state"
+_STATE_VERSION = 1
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def fingerprint(source: bytes, settings: dict) -> str:
+    """What decides a source's output; `settings` must be JSON-serialisable."""
+    recipe = json.dumps({"lmsexport": __version__, "settings": settings}, sort_keys=True, default=str)
+    return content_hash(recipe.encode("utf-8") + b"\x00" + source)
+
+
+class BuildState:
+    """The state file of one output folder."""
+
+    def __init__(self, out_dir: Path):
+        self.path = out_dir / STATE_FILE
+        self.entries: dict[str, dict] = {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("version") == _STATE_VERSION:
+                self.entries = data.get("sources", {})
+        except (OSError, ValueError, AttributeError):
+            pass  # no state, or a damaged one: everything is rebuilt and the state rewritten
+        self._saved = json.dumps(self.entries, sort_keys=True)
+
+    def fresh(self, source: str, print_: str) -> list[Path] | None:
+        """The outputs of `source` if they are up to date, else None."""
+        entry = self.entries.get(source)
+        if not entry or entry.get("fingerprint") != print_:
+            return None
+        files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
+        for path, expected in files.items():
+            try:
+                if content_hash(Path(path).read_bytes()) != expected:
+                    return None
+            except OSError:
+                return None
+        return [Path(path) for path in entry.get("outputs", {})]
+
+    def record(
+        self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list,
+        inputs: dict[str, str],
+    ) -> None:
+        """Remember a build: the files it read besides the source, what it wrote, its warnings
+        (a skipped rebuild shows them again)."""
+        self.entries[source] = {
+            "fingerprint": print_,
+            "inputs": dict(sorted(inputs.items())),
+            "outputs": {path.as_posix(): content_hash(data) for path, data in sorted(outputs.items())},
+            "questions": questions,
+            "warnings": [warning.as_dict() for warning in warnings],
+        }
+
+    def forget(self, source: str) -> None:
+        self.entries.pop(source, None)
+
+    def save(self) -> None:
+        """Write the state if it changed (a run that wrote nothing creates no folder)."""
+        if json.dumps(self.entries, sort_keys=True) == self._saved:
+            return
+        document = {"version": _STATE_VERSION, "sources": dict(sorted(self.entries.items()))}
+        write_atomic(self.path, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))

@@ -1,0 +1,25 @@
+"""The lmsexport model as JSON: `{"lmsexport-model": 1, "quiz": {...}}`.
+
+The versioned, lossless dump of a quiz (pandoc's `native`/JSON role): the pivot
+of the tests and a stable input for other tools. Keys keep the model's order,
+non-ASCII text stays as it is (UTF-8), and the output ends with a newline.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ...model import MODEL_VERSION, Quiz
+from ...package import Package, WriteOptions
+
+NAME = "json"
+EXTENSION = ".json"
+
+
+def dumps(quiz: Quiz) -> str:
+    document = {"lmsexport-model": MODEL_VERSION, "quiz": quiz.as_dict()}
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
+    return Package({f"{quiz.id}{EXTENSION}": dumps(quiz).encode("utf-8")}, zipped=False, extension=EXTENSION)

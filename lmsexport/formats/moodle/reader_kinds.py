@@ -1,0 +1,300 @@
+"""Moodle XML question types as the model's kinds: one `read_<type>` per type Moodle exports.
+
+Each reads what the importer of its type reads (moodle/moodle question/format/xml/format.php:
+import_multichoice, import_truefalse, import_shortanswer, import_numerical, import_essay,
+import_match, import_multianswer, import_description; qtype_ordering::import_from_xml) and
+returns the question, or None after reporting what the model cannot hold (E605, E607), with
+whether the question lets Moodle shuffle its options (None when it has none).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import cloze as moodlecloze
+from ...ids import letters
+from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, ModelError, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
+
+if TYPE_CHECKING:
+    from .reader import Head, MoodleReader
+
+_PLAIN_FORMATS = ("plain_text", "markdown")
+_SPACE = re.compile(r"\s+")
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_BLOCK_END = re.compile(r"</(?:p|div|li|h[1-6]|tr|pre|blockquote|table|ul|ol)\s*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_GAP = "\ue000"
+"""Stands for a gap while the text around the gaps is read as one."""
+Read = tuple[Question | None, bool | None]
+
+
+def in_lang(text: Text | None, lang: str | None, context: str | None) -> Text | None:
+    """`text` in `lang`, recorded on the text only where it differs from its context's language."""
+    if text is None:
+        return None
+    return replace(text, lang=lang if lang != context else None)
+
+
+def read_multichoice(r: MoodleReader, node) -> Read:
+    head = r.head(node)
+    single = trans_single(node.findtext("single"), True)
+    choices = _choices(r, node, head, single)
+    question = r.build(node, MultipleChoice, **head.fields, **_combined(r, node, head), choices=tuple(choices),
+                       multiple_response=not single)
+    return question, trans_single(node.findtext("shuffleanswers"), False)
+
+
+def _choices(r: MoodleReader, node, head: Head, single: bool) -> list[Choice]:
+    """The answers as options (each one the model cannot hold reported)."""
+    choices = []
+    for answer in node.iterchildren("answer"):
+        text = r.text(answer, head.format, head.lang)
+        if text is None or not text.value.strip():
+            continue  # qtype_multichoice::save_question_options skips blank answers
+        percent = _percent(r, answer)
+        if percent is None:
+            continue
+        if single and 0.001 < percent < 99.999:
+            r.problem("E605", answer, f"this answer of the single-answer question {r.name(node)!r} gives "
+                      f"partial credit ({percent:g} %), which lmsexport's options cannot hold",
+                      "make it worth 100 % or nothing in Moodle, or make the question multiple-answer")
+        correct = percent >= 99.999 if single else percent > 0
+        choices.append(Choice(id=letters(len(choices)), text=text, correct=correct,
+                              feedback=r.text(answer.find("feedback"), head.format, head.lang)))
+    return choices
+
+
+def read_truefalse(r: MoodleReader, node) -> Read:
+    """import_truefalse(): the `true` answer's fraction decides; texts other than true/false go by order."""
+    head = r.head(node)
+    value, feedback = None, {}
+    for index, answer in enumerate(node.iterchildren("answer")):
+        text = (answer.findtext("text") or "").strip()
+        is_true = text == "true" if text in ("true", "false") else index == 0
+        percent = _percent(r, answer)
+        if percent is not None:
+            value = (abs(percent - 100) < 0.001) == is_true
+        feedback[is_true] = r.text(answer.find("feedback"), head.format, head.lang)
+    if value is None:
+        r.problem("E605", node, f"the true/false question {r.name(node)!r} has no answers",
+                  "export it again: Moodle writes the answers true and false")
+        return None, None
+    return r.build(node, TrueFalse, **head.fields, answer=value, correct_feedback=feedback.get(value),
+                   incorrect_feedback=feedback.get(not value)), None
+
+
+def read_shortanswer(r: MoodleReader, node) -> Read:
+    """import_shortanswer(): plain-text answers, `*` a wildcard; a last `*` worth 0 is the incorrect feedback."""
+    head = r.head(node)
+    rows, feedback = _typed(r, node, head, "shortanswer")
+    answers = tuple(Answer(text=text, credit=percent, feedback=own) for _, text, percent, own in rows)
+    case = (node.findtext("usecase") or "0").strip() not in ("0", "")
+    return r.build(node, ShortAnswer, **head.fields, **feedback, answers=answers, case_sensitive=case), None
+
+
+def read_numerical(r: MoodleReader, node) -> Read:
+    """import_numerical(): a number and an absolute tolerance per answer; units are not read."""
+    head = r.head(node)
+    rows, feedback = _typed(r, node, head, "numerical")
+    answers = []
+    for answer, text, percent, own in rows:
+        tolerance = r.number(answer, "tolerance", 0.0) or 0.0
+        try:
+            value = float(text.replace(",", "."))
+        except ValueError:
+            r.problem("E605", answer, f"answer {text!r} of the numerical question {r.name(node)!r} is not a number, "
+                      "which lmsexport's numeric answers must be", "give the answer as a number, such as 2.5; "
+                      "* (any other answer) is read only as the last answer, worth 0: the incorrect feedback")
+            continue
+        answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own))
+    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers)), None
+
+
+def _typed(r: MoodleReader, node, head: Head, kind: str):
+    """A shortanswer's or numerical's answers as (node, text, percent, own feedback), and the question's feedback.
+
+    lmsexport joins the question's correct / incorrect feedback to the answers' own
+    (moodlerules.join_feedback) and writes the incorrect feedback on a last answer `*` worth 0."""
+    rows, feedback = [], {}
+    for answer in node.iterchildren("answer"):
+        text = (answer.findtext("text") or "").strip()
+        if not text:
+            continue  # save_question_options() skips blank answers
+        percent = _percent(r, answer, kind)
+        if percent is None:
+            continue
+        own, which, joined = _feedback(r, answer.find("feedback"), head)
+        if which is not None:
+            feedback.setdefault(f"{which}_feedback", joined)
+        rows.append((answer, unicodedata.normalize("NFC", text), percent, own))
+    if rows and rows[-1][1] == "*" and abs(rows[-1][2]) < 0.001 and rows[-1][3] is not None:
+        feedback["incorrect_feedback"] = rows.pop()[3]
+    return rows, feedback
+
+
+def _feedback(r: MoodleReader, node, head: Head) -> tuple[Text | None, str | None, Text | None]:
+    """An answer's own feedback, and the question's feedback joined to it (`correct` / `incorrect`)."""
+    fragment, lang, text_format = r.fragment(node, head.format)
+    if fragment is None:
+        return None, None, None
+    if text_format in _PLAIN_FORMATS:
+        return Text(fragment), None, None
+    own, which, joined = split_feedback(fragment)
+    if which is None:
+        return in_lang(text_from_html(fragment), lang, head.lang), None, None
+    return _marked(own, head), which, _marked(joined, head)
+
+
+def _marked(fragment: str, head: Head) -> Text | None:
+    if not fragment:
+        return None
+    inner, lang = unmark_language(fragment)
+    return in_lang(text_from_html(inner), lang, head.lang)
+
+
+def read_essay(r: MoodleReader, node) -> Read:
+    """import_essay(): the answer box's size; grader information and a response template are not read."""
+    head = r.head(node)
+    lines = r.number(node, "responsefieldlines", 15) or 15
+    return r.build(node, Essay, **head.fields, lines=min(max(int(lines), 1), 100)), None
+
+
+def read_matching(r: MoodleReader, node) -> Read:
+    """import_match(): each subquestion a pair; one with an empty text a right-hand item matching nothing."""
+    head = r.head(node)
+    pairs, distractors = [], []
+    for sub in node.iterchildren("subquestion"):
+        left = r.text(sub, head.format, head.lang)
+        right = unicodedata.normalize("NFC", (sub.findtext("answer/text") or "").strip())
+        if left is not None and not right:
+            r.problem("E605", sub, f"a subquestion of the matching question {r.name(node)!r} has nothing to match",
+                      "give it an answer, or leave its text empty to make the answer match nothing")
+        elif left is None:
+            distractors += [Text(right)] if right else []
+        else:
+            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=Text(right)))
+    question = r.build(node, Matching, **head.fields, **_combined(r, node, head), pairs=tuple(pairs),
+                       distractors=tuple(distractors))
+    return question, trans_single(node.findtext("shuffleanswers"), True)
+
+
+def read_ordering(r: MoodleReader, node) -> Read:
+    """qtype_ordering::import_from_xml(): the answers in document order are the right order."""
+    head = r.head(node)
+    texts = [r.text(answer, head.format, head.lang) for answer in node.iterchildren("answer")]
+    items = [OrderItem(id=letters(i), text=text) for i, text in enumerate(t for t in texts if t is not None)]
+    return r.build(node, Ordering, **head.fields, **_combined(r, node, head), items=tuple(items)), None
+
+
+def read_description(r: MoodleReader, node) -> Read:
+    """import_description(): the header alone, worth nothing."""
+    return r.build(node, Description, **r.head(node, points=0.0).fields), None
+
+
+def read_cloze(r: MoodleReader, node) -> Read:
+    """import_multianswer(): the gaps of the question text, parsed as qtype_multianswer does."""
+    questiontext = node.find("questiontext")
+    fragment, lang, text_format = r.fragment(questiontext, "html")
+    if fragment is not None and text_format in _PLAIN_FORMATS:
+        fragment = Text(fragment).html()
+    pieces, found = moodlecloze.parse(fragment or "")
+    problems = moodlecloze.problems(found)
+    for problem in problems:
+        r.problem("E607", questiontext, f"Moodle cannot read the Cloze question {r.name(node)!r}: {problem}",
+                  "fix the gap in Moodle's question editor, or leave the question out of the export")
+    gaps = None if problems else _gaps(r, node, found)
+    if gaps is None:
+        return None, None
+    joined = _GAP.join(piece.replace(moodlecloze.ESCAPED_BRACE, "{") for piece in pieces)
+    text = text_from_html(joined)
+    parts = (text.value if text.format == "plain" else _plain(joined)).split(_GAP)
+    segments = [s for i, part in enumerate(parts) for s in ([part] if part else []) + gaps[i:i + 1]]
+    head = r.head(node, prompt=(Text("___".join(parts)), lang), points=sum(g.weight for g in found))
+    case = any(g.kind == "shortanswer_c" for g in found)
+    question = r.build(node, FillBlanks, **head.fields, segments=tuple(segments), case_sensitive=case)
+    votes = [g.kind == "multichoice_s" for g in found if g.kind.startswith("multichoice")]
+    return question, (all(votes) if votes else None)
+
+
+def _plain(fragment: str) -> str:
+    """HTML as the plain text the model's gap questions hold: breaks and paragraphs as new lines,
+    other markup (emphasis, images) dropped, math left as its TeX."""
+    text = _BREAK.sub("\n", _SPACE.sub(" ", fragment))
+    text = html.unescape(_TAG.sub("", _BLOCK_END.sub("\n\n", text)))
+    lines = "\n".join(line.strip(" ") for line in text.split("\n"))
+    return unicodedata.normalize("NFC", _BLANK_LINES.sub("\n\n", lines).strip())
+
+
+def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | None:
+    """The sub-questions as the model's gaps, None after reporting one it cannot hold."""
+    def refuse(message: str) -> None:
+        r.problem("E605", node, f"the Cloze question {r.name(node)!r} cannot be read: {message}",
+                  "lmsexport's gaps are SHORTANSWER (all case-sensitive or none) or MULTICHOICE with one right "
+                  "answer, all of one weight")
+
+    if len({gap.weight for gap in found}) > 1 or len({g.kind for g in found if g.kind.startswith("shortanswer")}) > 1:
+        return refuse("its gaps differ in weight or in letter case")
+    gaps = []
+    for number, gap in enumerate(found, 1):
+        answers = [a for a in gap.alternatives if a.text.strip()]
+        try:
+            if gap.kind.startswith("shortanswer"):
+                gaps.append(Gap(id=f"g{number}", answers=tuple(
+                    Answer(text=unicodedata.normalize("NFC", a.text), credit=a.percent,
+                           feedback=_cloze_text(a.feedback)) for a in answers)))
+            elif gap.kind.startswith("multichoice") and all(a.percent in (0, 100) for a in answers):
+                gaps.append(Gap(id=f"g{number}", choices=tuple(
+                    Choice(id=letters(i), text=_cloze_text(a.text), correct=a.percent == 100,
+                           feedback=_cloze_text(a.feedback)) for i, a in enumerate(answers))))
+            else:
+                why = _UNHELD.get(gap.kind, "one of its drop-down answers gives partial credit")
+                return refuse(f"gap {number} ({gap.type_name}): {why}, which the model's gaps cannot hold")
+        except ModelError as exc:
+            return refuse(f"gap {number}: {str(exc).removeprefix(f'gap g{number}: ')}")
+    return gaps
+
+
+_UNHELD = {"numerical": "it asks for a number", "multiresponse": "it takes several answers"}
+
+
+def _cloze_text(value: str) -> Text | None:
+    return text_from_html(unicodedata.normalize("NFC", value)) if value.strip() else None
+
+
+def _combined(r: MoodleReader, node, head: Head) -> dict:
+    """import_combined_feedback(): the incorrect feedback, else the partly correct one (the model has one)."""
+    incorrect = r.text(node.find("incorrectfeedback"), head.format, head.lang)
+    if incorrect is None:
+        incorrect = r.text(node.find("partiallycorrectfeedback"), head.format, head.lang)
+    return {"correct_feedback": r.text(node.find("correctfeedback"), head.format, head.lang),
+            "incorrect_feedback": incorrect}
+
+
+def _percent(r: MoodleReader, answer, kind: str = "multichoice") -> float | None:
+    percent = answer_percent(answer, kind)
+    if percent is None:
+        r.problem("E604", answer, f"answer grade {answer.get('fraction')!r} is not a number",
+                  "give fraction a percentage, such as 100, 50 or -25")
+    return percent
+
+
+KIND_READERS = {
+    "multichoice": read_multichoice,
+    "truefalse": read_truefalse,
+    "shortanswer": read_shortanswer,
+    "numerical": read_numerical,
+    "essay": read_essay,
+    "matching": read_matching,
+    "match": read_matching,
+    "ordering": read_ordering,
+    "cloze": read_cloze,
+    "multianswer": read_cloze,
+    "description": read_description,
+}
+"""Moodle question type -> reader (`match` and `multianswer` are the importer's synonyms)."""

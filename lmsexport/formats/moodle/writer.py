@@ -1,0 +1,272 @@
+"""Moodle XML question banks: a category per quiz, holding its questions.
+
+The file imports through Moodle's Question bank > Import > "Moodle XML format"
+(https://docs.moodle.org/en/Moodle_XML_format). It holds what Moodle's importer,
+moodle/moodle `question/format/xml/format.php` (qformat_xml), and the question types'
+`import_from_xml()` read for each question: every element they read is written, empty or
+at Moodle's default where the model has nothing for it, so no question depends on an
+importer default; `<hidden>` is left out because no importer reads it. HTML goes into
+`<text>` escaped by lxml, not in CDATA: Moodle's parser decodes both alike, and escaping
+needs no special case for `]]>`. Images travel inside the text that shows them, as base64
+`<file>`s linked with `@@PLUGINFILE@@`. `moodle_kinds` writes each question kind;
+docs/formats/moodle.md describes the whole mapping.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from lxml import etree
+
+from ...diagnostics import Diagnostic, Severity, SourceSpan
+from ...model import Asset, Question, Quiz, Text
+from .rules import IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name, shorten
+from ...package import Package, WriteOptions
+from ...xml import element, number, sub
+from .writer_kinds import KIND_WRITERS, grades
+
+__all__ = ["EXTENSION", "NAME", "grades", "write", "write_bank"]
+
+NAME = "moodle"
+EXTENSION = ".moodle.xml"
+PENALTY = 0.3333333
+"""Mark lost per wrong try in Moodle's multiple-tries behaviours: qformat_default::defaultquestion()."""
+_IMG_SRC = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*)(")', re.IGNORECASE)
+
+
+def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
+    """One quiz as a bank file: its category `$course$/top/<title>`, then its questions."""
+    bank = _Bank()
+    return bank.package(quiz.id, bank.questions(quiz, []))
+
+
+def write_bank(quizzes: Sequence[Quiz], name: str, options: WriteOptions | None = None) -> Package:
+    """Several quizzes in one bank file `<name>.moodle.xml`: `$course$/top/<name>/<title>` each."""
+    if not quizzes:
+        raise ValueError("a question bank needs at least one quiz")
+    bank = _Bank()
+    parent = bank.fit(name, quizzes[0], "the bank name", category=True)
+    return bank.package(name, (node for quiz in quizzes for node in bank.questions(quiz, [parent])))
+
+
+@dataclass
+class _Bank:
+    """The names already in the bank file, and what Moodle will not keep."""
+
+    names: set[str] = field(default_factory=set)
+    categories: set[str] = field(default_factory=set)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def package(self, stem: str, questions: Iterable) -> Package:
+        content = _document(questions)
+        return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION, warnings=self.warnings)
+
+    def questions(self, quiz: Quiz, parents: list[str]) -> Iterator:
+        """The quiz's category question, then its questions: `<question>` elements, one at a time."""
+        fitted = self.fit(quiz.title, quiz, "the quiz title", category=True)
+        title = _unique(fitted, self.categories)
+        if title != fitted:
+            self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
+                      f"the category {title!r}", _quiz_span(quiz))
+        yield self._category(quiz, [*parents, title])
+        self._quiz_settings(quiz)
+        assets = {asset.path: asset for asset in quiz.assets}
+        for asset in quiz.assets:
+            folder, filename = file_place(asset.path)
+            if f"{folder}{filename}" != f"/{asset.path}":
+                self.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: Moodle's "
+                          "file names cannot hold & < > \" ` | ' : or \\", _quiz_span(quiz))
+        for question in quiz.questions:
+            if question.kind not in KIND_WRITERS:
+                self.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
+                          "does not support yet; it is left out", _span(quiz, question))
+                continue
+            qtype, write_kind = KIND_WRITERS[question.kind]
+            out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
+            write_kind(out, question)
+            out.tags()
+            yield out.node
+
+    def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
+        """`value` as Moodle will keep it in a name, with a warning when that changes it.
+
+        Names hold 255 characters, PHP's strip_tags() would eat a `<` before a letter, and a
+        category name cannot start with `/` (split_category_path() would take it for a separator).
+        """
+        fitted = label(shorten(value.strip(), NAME_LIMIT))
+        if category:
+            fitted = fitted.lstrip("/").strip() or quiz.id
+        if fitted != value:
+            self.warn("W652", f"{what} {value!r} is written as {fitted!r}, which Moodle keeps as it is",
+                      _span(quiz, question))
+        return fitted
+
+    def _quiz_settings(self, quiz: Quiz) -> None:
+        """A question bank holds questions, not quizzes: Moodle keeps the pass mark, time limit
+        and attempts on the quiz activity (mod/quiz), which an import does not create."""
+        settings = quiz.settings
+        kept = [what for what, value in (("the pass mark", settings.pass_mark), ("the time limit", settings.time_limit),
+                                         ("the number of attempts", settings.attempts)) if value is not None]
+        if kept:
+            self.warn("W660", f"{', '.join(kept)} of the quiz cannot go into a Moodle question bank",
+                      _quiz_span(quiz), "set them on the quiz in Moodle (Quiz settings: Grade, Timing) "
+                      "after adding its questions from the bank")
+
+    def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
+        self.warnings.append(Diagnostic(code, message, span, hint, severity=Severity.WARNING))
+
+    def _category(self, quiz: Quiz, path: list[str]):
+        """The category question: Moodle puts the questions after it into that category.
+
+        import_category() reads `<info>` without its files, so an image there cannot travel."""
+        node = element("question", {"type": "category"})
+        sub(sub(node, "category"), "text", text=category_path(path))
+        info = _html(quiz.description, quiz.lang)
+        for path_ in _image_paths(info, {asset.path for asset in quiz.assets}):
+            self.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
+                      "category's description; it is left as a link Moodle cannot resolve", _quiz_span(quiz))
+        sub(sub(node, "info", {"format": "html"}), "text", text=info)
+        sub(node, "idnumber", text=_idnumber(quiz.id))
+        return node
+
+
+@dataclass
+class QuestionOut:
+    """One `<question>` being written: the helpers every kind writer shares."""
+
+    bank: _Bank
+    quiz: Quiz
+    question: Question
+    assets: dict[str, Asset]
+    node: object
+
+    @property
+    def lang(self) -> str | None:
+        return self.question.lang or self.quiz.lang
+
+    def header(self, prompt: str | None = None, *, points: bool = True, penalty: float = PENALTY) -> None:
+        """What import_headers() reads for every question type; `prompt` replaces the prompt's HTML."""
+        question, quiz = self.question, self.quiz
+        if question.title:
+            base = self.bank.fit(question.title, quiz, f"the title of question {question.id}", question)
+        else:
+            base = question_name(question.prompt, question.id)
+        sub(sub(self.node, "name"), "text", text=_unique(base, self.bank.names))
+        self.rich(self.node, "questiontext", question.prompt, fragment=prompt)
+        self.rich(self.node, "generalfeedback", question.explanation)
+        if points:
+            sub(self.node, "defaultgrade", text=number(question.points))
+        sub(self.node, "penalty", text=number(penalty))
+        sub(self.node, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{question.id}"))
+
+    def fragment(self, text: Text | None) -> str:
+        """A text as the HTML Moodle shows, marked with its language (see moodlerules.mark_language)."""
+        return _html(text, self.lang)
+
+    def rich(self, parent, name: str, text: Text | None = None, attrib: dict | None = None, *,
+             fragment: str | None = None):
+        """A text field Moodle reads with import_text_with_files(): HTML in `<text>`, then its images.
+
+        Each image the HTML shows becomes a `<file>` of this field, its `src` a `@@PLUGINFILE@@`
+        link (write_files(); file_rewrite_pluginfile_urls() resolves it on display)."""
+        linked, used = self._link(self.fragment(text) if fragment is None else fragment)
+        node = sub(parent, name, {**(attrib or {}), "format": "html"})
+        sub(node, "text", text=linked)
+        for asset in used:
+            folder, filename = file_place(asset.path)
+            sub(node, "file", {"name": filename, "path": folder, "encoding": "base64"},
+                text=base64.b64encode(asset.data).decode("ascii"))
+        return node
+
+    def _link(self, fragment: str) -> tuple[str, list[Asset]]:
+        used: dict[str, Asset] = {}
+
+        def link(match: re.Match) -> str:
+            asset = self.assets.get(html.unescape(match[2]))
+            if asset is None:
+                return match[0]
+            used.setdefault(asset.path, asset)
+            folder, filename = file_place(asset.path)
+            return f"{match[1]}@@PLUGINFILE@@{quote(folder + filename)}{match[3]}"
+
+        return _IMG_SRC.sub(link, fragment), list(used.values())
+
+    def warn(self, code: str, message: str) -> None:
+        self.bank.warn(code, message, _span(self.quiz, self.question))
+
+    def tags(self) -> None:
+        """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""
+        tags = list(dict.fromkeys((*self.quiz.tags, *self.question.tags)))
+        if not tags:
+            return
+        parent = sub(self.node, "tags")
+        for tag in tags:
+            stored = moodle_tag(tag)
+            if stored != tag:
+                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
+                          "without < > or `)")
+            sub(sub(parent, "tag"), "text", text=tag)
+
+
+def _document(questions: Iterable) -> bytes:
+    """`<quiz>` holding the questions, each serialized as soon as it is built and then dropped:
+    10,000 questions make 20 MB of XML but would take ~240 MB as one lxml tree.
+
+    Laid out as xml.serialize() lays out a whole document: no element here has mixed content."""
+    out = io.BytesIO()
+    with etree.xmlfile(out, encoding="UTF-8") as document:
+        document.write_declaration()
+        with document.element("quiz"):
+            for question in questions:
+                etree.indent(question, level=1)
+                document.write("\n  ", question)
+            document.write("\n")
+    out.write(b"\n")
+    return out.getvalue()
+
+
+def _html(text: Text | None, lang: str | None) -> str:
+    if text is None:
+        return ""
+    return mark_language(text.html(), text.lang or lang, block=text.format == "html")
+
+
+def _image_paths(fragment: str, paths: set[str]) -> list[str]:
+    return list(dict.fromkeys(p for p in (html.unescape(m[2]) for m in _IMG_SRC.finditer(fragment)) if p in paths))
+
+
+def _unique(base: str, used: set[str]) -> str:
+    """`base`, or `base (2)`, `base (3)` ... whichever is not in `used` yet; then it is."""
+    name, count = base, 1
+    while name in used:
+        count += 1
+        name = f"{base} ({count})"
+    used.add(name)
+    return name
+
+
+def _idnumber(value: str) -> str:
+    """`value` within Moodle's 100-character idnumbers; a longer one keeps its start and a digest."""
+    if len(value) <= IDNUMBER_LIMIT:
+        return value
+    digest = hashlib.blake2b(value.encode("utf-8"), digest_size=5).hexdigest()
+    return f"{value[: IDNUMBER_LIMIT - len(digest) - 1]}-{digest}"
+
+
+def _span(quiz: Quiz, question: Question | None) -> SourceSpan:
+    if question is not None and question.source is not None:
+        return question.source
+    return _quiz_span(quiz)
+
+
+def _quiz_span(quiz: Quiz) -> SourceSpan:
+    """Where a quiz came from: the file of its questions (the model keeps no quiz position)."""
+    sources = [q.source.source for q in quiz.questions if q.source is not None]
+    return SourceSpan(sources[0] if sources else quiz.id)

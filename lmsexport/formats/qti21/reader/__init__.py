@@ -1,0 +1,243 @@
+"""Read IMS QTI 2.1 content packages (zip) and single assessmentItem documents into the model.
+
+QTI 2.1 final: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
+
+Reads what writers/qti21.py writes back to the same quiz (docs/formats/qti21.md says
+where each model field lives), and items of the same kinds written by other tools:
+questions come from the test's assessmentItemRefs in order (or from the manifest's item
+resources when there is no test); points from MAXSCORE, SCORE's normalMaximum or the
+test's weight; images of the package become the quiz's files. Items are read by
+qti21_items.py (typed answers and gaps: qti21_gaps.py, feedback: qti21_feedback.py, text:
+qti21_text.py). What the model cannot hold (other interactions, feedback shown on other
+conditions) is an error at its place, never dropped.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import unicodedata
+import zipfile
+from typing import NamedTuple
+
+from .. import names as names
+from ....diagnostics import Diagnostic, SourceError, SourceSpan
+from ....ids import slug
+from ....model import ModelError, Quiz, Settings, Text, is_identifier
+from ....package import MANIFEST
+from ....xml import NS, parser
+from .feedback import Unreadable
+from .items import Item, interactions_of, read_question
+from .text import TextReader, order_assets
+
+NAME = "qti21"
+EXTENSIONS: tuple[str, ...] = ()
+"""Chosen by name only (`lmsexport.read(path)` with this reader): a folder of quizzes
+must not pick up the packages built from it."""
+
+_Q = f"{{{NS['qti']}}}"
+_LANG = f"{{{NS['xml']}}}lang"
+
+
+class _Ref(NamedTuple):
+    """An item the quiz uses: where it is, what the test calls it, and who refers to it."""
+
+    path: str
+    identifier: str
+    weight: str | None
+    referrer: str
+    line: int
+
+
+def read(data: str | bytes, *, source: str) -> Quiz:
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    if data.startswith(b"PK"):
+        return _read_package(_unzip(data, source), source)
+    root = _parse(data, source)
+    quiz_id = _identifier(root.get("identifier", ""), "quiz")
+    lang = root.get(_LANG)
+    try:
+        question = read_question(root, Item("q1", lang, SourceSpan(source, root.sourceline or 0), TextReader()))
+        return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
+                    settings=Settings(shuffle=_shuffled([root])))
+    except (Unreadable, ModelError) as exc:
+        raise SourceError([_problem(source, exc)]) from None
+
+
+def _problem(source: str, exc: Exception) -> Diagnostic:
+    return Diagnostic("E803", str(exc), SourceSpan(source, getattr(exc, "line", 0)), getattr(exc, "hint", ""))
+
+
+def _unzip(data: bytes, source: str) -> dict[str, bytes]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
+    except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
+        raise SourceError([Diagnostic("E801", f"not a readable zip file: {exc}", SourceSpan(source))]) from None
+
+
+def _parse(content: bytes, source: str):
+    from lxml import etree
+
+    try:
+        return etree.fromstring(content, parser())
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position
+        where = SourceSpan(source, line, column)
+        raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where)]) from None
+
+
+def _identifier(value: str, fallback: str) -> str:
+    """A model id from a QTI identifier (an NCName, which may be non-ASCII)."""
+    return value if is_identifier(value) else slug(value, fallback=fallback)
+
+
+def _read_package(files: dict[str, bytes], source: str) -> Quiz:
+    if MANIFEST not in files:
+        raise SourceError([Diagnostic("E801", f"the package has no {MANIFEST} at its root", SourceSpan(source),
+                                      "a QTI content package has imsmanifest.xml at the top of the zip")])
+    manifest = _parse(files[MANIFEST], f"{source}!{MANIFEST}")
+    general = manifest.find("{*}metadata/{*}lom/{*}general")
+    lang = _lom_text(general, "language")
+    test_path, test = _test(manifest, files, source)
+    quiz_id = _identifier((test if test is not None else manifest).get("identifier", ""), "quiz")
+    refs = _test_refs(test_path, test) if test is not None else _manifest_refs(manifest)
+    tags = _resource_tags(manifest)
+    questions, roots, problems, assets = [], [], [], {}
+    for ref in refs:
+        try:
+            question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets)
+        except SourceError as exc:
+            problems += exc.diagnostics
+            continue
+        questions.append(question)
+        roots.append(root)
+    if problems:
+        raise SourceError(problems)
+    try:
+        description = _description(test, general, lang, TextReader(test_path or "", files, assets))
+        return Quiz(
+            id=quiz_id, title=_title(test, general, quiz_id), lang=lang, questions=tuple(questions),
+            description=description, tags=_keywords(general),
+            settings=_settings(test, roots, sum(q.points for q in questions)), assets=order_assets(assets, manifest),
+        )
+    except (ModelError, ValueError) as exc:
+        raise SourceError([Diagnostic("E804", str(exc), SourceSpan(f"{source}!{test_path or MANIFEST}"))]) from None
+
+
+def _test(manifest, files: dict[str, bytes], source: str):
+    """The package's assessmentTest (the first test resource), or (None, None)."""
+    for resource in manifest.iter("{*}resource"):
+        if resource.get("type") in names.TEST_RESOURCES and resource.get("href"):
+            path = posixpath.normpath(resource.get("href"))
+            if path not in files:
+                message = f"the test {path!r} is listed in the manifest but not in the package"
+                where = SourceSpan(f"{source}!{MANIFEST}", resource.sourceline)
+                raise SourceError([Diagnostic("E805", message, where)])
+            return path, _parse(files[path], f"{source}!{path}")
+    return None, None
+
+
+def _test_refs(test_path: str, test) -> list[_Ref]:
+    refs = []
+    for ref in test.iter(f"{_Q}assessmentItemRef"):
+        weight = ref.find(f"{_Q}weight")
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(test_path), ref.get("href", "")))
+        value = weight.get("value") if weight is not None else None
+        refs.append(_Ref(path, ref.get("identifier", ""), value, test_path, ref.sourceline or 0))
+    return refs
+
+
+def _manifest_refs(manifest) -> list[_Ref]:
+    return [
+        _Ref(posixpath.normpath(resource.get("href")), "", None, MANIFEST, resource.sourceline or 0)
+        for resource in manifest.iter("{*}resource")
+        if resource.get("type", "").startswith("imsqti_item_xmlv2p") and resource.get("href")
+    ]
+
+
+def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, tags: tuple[str, ...], assets: dict):
+    if ref.path not in files:
+        message = f"{ref.path!r} is referred to here but is not in the package"
+        raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line))])
+    where = f"{source}!{ref.path}"
+    root = _parse(files[ref.path], where)
+    identifier = (ref.identifier or root.get("identifier", "")).removeprefix(f"{quiz_id}-")
+    item = Item(_identifier(identifier, "q"), lang, SourceSpan(where, root.sourceline or 0),
+                TextReader(ref.path, files, assets), ref.weight, tags)
+    try:
+        question = read_question(root, item)
+    except (Unreadable, ModelError, ValueError) as exc:
+        raise SourceError([_problem(where, exc)]) from None
+    return question, root
+
+
+def _lom_text(general, name: str) -> str | None:
+    node = None if general is None else general.find(f"{{*}}{name}")
+    return node.text.strip() if node is not None and node.text and node.text.strip() else None
+
+
+def _langstring(general, name: str):
+    """The first `langstring` of a LOM `general` element's `name` child (title, description)."""
+    return None if general is None else general.find(f"{{*}}{name}/{{*}}langstring")
+
+
+def _keywords(general) -> tuple[str, ...]:
+    found = [] if general is None else general.iterfind("{*}keyword/{*}langstring")
+    return tuple(node.text.strip() for node in found if node.text and node.text.strip())
+
+
+def _resource_tags(manifest) -> dict[str, tuple[str, ...]]:
+    return {
+        posixpath.normpath(resource.get("href")): _keywords(resource.find("{*}metadata/{*}lom/{*}general"))
+        for resource in manifest.iter("{*}resource")
+        if resource.get("href")
+    }
+
+
+def _title(test, general, quiz_id: str) -> str:
+    langstring = _langstring(general, "title")
+    title = test.get("title") if test is not None else None
+    return title or (langstring.text if langstring is not None and langstring.text else quiz_id)
+
+
+def _description(test, general, lang: str | None, reader: TextReader) -> Text | None:
+    """The candidate rubric of the test's section (lmsexport), else the LOM description."""
+    for rubric in [] if test is None else test.iter(f"{_Q}rubricBlock"):
+        if "candidate" in rubric.get("view", "").split():
+            return reader.block_text(rubric)
+    langstring = _langstring(general, "description")
+    if langstring is None or not langstring.text:
+        return None
+    text_lang = langstring.get(_LANG)
+    return Text(unicodedata.normalize("NFC", langstring.text), "plain", text_lang if text_lang != lang else None)
+
+
+def _shuffled(items: list) -> bool:
+    """Whether the quiz lets the LMS shuffle: every interaction that can shuffle does."""
+    flags = [node.get("shuffle") == "true" for root in items for node in interactions_of(root) if node.get("shuffle")]
+    return bool(flags) and all(flags)
+
+
+def _settings(test, items: list, total: float) -> Settings:
+    part = test.find(f"{_Q}testPart") if test is not None else None
+    limits = part.find(f"{_Q}timeLimits") if part is not None else None
+    max_time = limits.get("maxTime") if limits is not None else None
+    return Settings(
+        shuffle=_shuffled(items),
+        pass_mark=_pass_mark(test, total),
+        feedback="end" if part is not None and part.get("submissionMode") == "simultaneous" else "immediate",
+        time_limit=max(1, round(float(max_time))) if max_time else None,
+    )
+
+
+def _pass_mark(test, total: float) -> float | None:
+    """From PASS = gte(SCORE / MAXSCORE * 100, mark) (lmsexport), gte(SCORE / MAXSCORE, fraction)
+    or gte(SCORE, points)."""
+    path = f"{_Q}outcomeProcessing/{_Q}setOutcomeValue[@identifier='{names.PASS}']/{_Q}gte"
+    comparison = None if test is None else test.find(path)
+    if comparison is None or len(comparison) != 2 or comparison[1].tag != f"{_Q}baseValue":
+        return None
+    scale = {f"{_Q}product": 1.0, f"{_Q}divide": 100.0, f"{_Q}variable": 100.0 / total if total else None}
+    factor = scale.get(comparison[0].tag)
+    return None if factor is None else float(comparison[1].text) * factor

@@ -1,0 +1,265 @@
+"""One QTI 2.1 assessmentItem as a question of the model (the QTI reader's item part).
+
+QTI 2.1 info model: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
+Part of the QTI reader (readers/qti21.py). The kind comes from the interactions: none is a
+text block; choiceInteraction a choice question (true/false when its two options are
+`true` and `false`); a textEntryInteraction alone in the last block of the body a short
+answer (string) or numeric (float) question, text entries and inline choices inside the
+text a fill-in-the-blanks question; extendedText an essay; match a matching; order an
+ordering question. Answers and credits come from the mapping, or from the first-match
+rules lmsexport writes when a mapping cannot say it (wildcards, tolerances), else from
+the correct response (docs/formats/qti21.md, Reading QTI 2.1).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from .. import names as names
+from ....diagnostics import SourceSpan
+from ....model import Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ....xml import NS
+from .feedback import Feedback, Unreadable, picked, variable_of
+from .gaps import credit, read_fill_blanks, score_set, typed_answers
+from .text import TextReader, html_text, unindent
+
+_Q = f"{{{NS['qti']}}}"
+_LANG = f"{{{NS['xml']}}}lang"
+_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
+                 "matchInteraction", "orderInteraction"}
+
+
+@dataclasses.dataclass
+class Item:
+    """What reading an item needs besides its root: where it is and what the test says of it."""
+
+    question_id: str
+    quiz_lang: str | None
+    span: SourceSpan
+    reader: TextReader
+    weight: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+def read_question(root, item: Item) -> Question:
+    if root.tag != f"{_Q}assessmentItem":
+        raise Unreadable(f"not a QTI 2.1 assessmentItem (root element {root.tag})", root)
+    interactions = interactions_of(root)
+    feedback = Feedback(root, item.reader)
+    lang = root.get(_LANG)
+    common = {"id": item.question_id, "points": points(root, item.weight), "tags": item.tags, "source": item.span,
+              "lang": lang if lang != item.quiz_lang else None}
+    question = _kind(root, interactions)(root, interactions, common, feedback, item.reader)
+    correct, incorrect = feedback.right_wrong()
+    question = dataclasses.replace(question, explanation=feedback.always(), correct_feedback=correct,
+                                   incorrect_feedback=incorrect)
+    feedback.finish()
+    title = root.get("title")
+    return dataclasses.replace(question, title=title) if title and title != names.default_title(question) else question
+
+
+def interactions_of(root) -> list:
+    body = root.find(f"{_Q}itemBody")
+    return [] if body is None else [n for n in body.iter() if isinstance(n.tag, str) and n.tag.endswith("Interaction")]
+
+
+def _kind(root, interactions: list):
+    names_ = {node.tag.rpartition("}")[2] for node in interactions}
+    if not interactions:
+        return _description
+    if names_ <= {"textEntryInteraction", "inlineChoiceInteraction"} and not _alone(interactions):
+        return read_fill_blanks
+    single = {"choiceInteraction": _choice, "textEntryInteraction": _typed, "extendedTextInteraction": _essay,
+              "matchInteraction": _matching, "orderInteraction": _ordering}
+    if len(interactions) == 1 and names_ <= set(single):
+        return single[names_.pop()]
+    known = ", ".join(sorted(names_))
+    raise Unreadable(f"the item has {known}; lmsexport reads one choice, text entry, extended text, match or order "
+                     "interaction per item, or text entries and inline choices in a text", interactions[0])
+
+
+def _alone(interactions: list) -> bool:
+    """One text entry that is all there is of the last block of the body: a short answer box."""
+    if len(interactions) != 1 or not interactions[0].tag.endswith("textEntryInteraction"):
+        return False
+    holder = interactions[0].getparent()
+    body = holder.getparent()
+    return (body is not None and body.tag == f"{_Q}itemBody" and holder is body[-1] and len(holder) == 1
+            and not (holder.text or "").strip() and not (interactions[0].tail or "").strip())
+
+
+def declaration(root, identifier: str):
+    for node in root.iterfind(f"{_Q}responseDeclaration"):
+        if node.get("identifier") == identifier:
+            return node
+    raise Unreadable(f"no responseDeclaration for the interaction's response {identifier!r}", root)
+
+
+def correct_values(declaration_) -> list[str]:
+    return [node.text.strip() for node in declaration_.iterfind(f"{_Q}correctResponse/{_Q}value") if node.text]
+
+
+def points(root, weight: str | None) -> float:
+    """MAXSCORE (written by lmsexport, read by New Quizzes), else SCORE's normalMaximum, else the
+    mapping's upper bound, else the test's weight, else 1."""
+    maximum = root.find(f"{_Q}outcomeDeclaration[@identifier='{names.MAXSCORE}']/{_Q}defaultValue/{_Q}value")
+    if maximum is not None:
+        return float(maximum.text)
+    score = root.find(f"{_Q}outcomeDeclaration[@identifier='{names.SCORE}']")
+    if score is not None and score.get("normalMaximum"):
+        return float(score.get("normalMaximum"))
+    mapping = root.find(f"{_Q}responseDeclaration/{_Q}mapping[@upperBound]")
+    if mapping is not None:
+        return float(mapping.get("upperBound"))
+    return float(weight) if weight is not None else 1.0
+
+
+def _choice(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    interaction = interactions[0]
+    response = interaction.get("responseIdentifier", "")
+    declared = declaration(root, response)
+    correct = set(correct_values(declared))
+    if not correct:
+        raise Unreadable("the response declaration has no correctResponse", declared,
+                         "lmsexport (and Canvas) take the correct options from <correctResponse>")
+    nodes = interaction.findall(f"{_Q}simpleChoice")
+    ids = [node.get("identifier", "") for node in nodes]
+    prompt = _prompt(root, interaction, reader)
+    if sorted(ids) == [names.FALSE, names.TRUE] and declared.get("cardinality") == "single":
+        return TrueFalse(**common, prompt=prompt, answer=names.TRUE in correct)
+    shown = feedback.per_answer(lambda test: picked(test, response)) | feedback.echoed_choices(ids)
+    if (correct | set(shown)) - set(ids):
+        raise Unreadable(f"no option has the identifier(s) {', '.join(sorted((correct | set(shown)) - set(ids)))}",
+                         interaction)
+    choices = tuple(Choice(id=i, text=reader.text(node), correct=i in correct, feedback=shown.get(i))
+                    for i, node in zip(ids, nodes, strict=True))
+    return MultipleChoice(**common, prompt=prompt, choices=choices,
+                          multiple_response=declared.get("cardinality") == "multiple")
+
+
+def _typed(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    interaction = interactions[0]
+    response = interaction.get("responseIdentifier", "")
+    declared = declaration(root, response)
+    prompt = _prompt(root, interaction, reader)
+    if declared.get("baseType") in ("float", "integer"):
+        answers = _numeric_answers(root, declared, common["points"])
+        shown = feedback.per_answer(lambda test: _numeric_match(test, response, answers))
+        answers = tuple(dataclasses.replace(a, feedback=shown.get(n)) for n, a in enumerate(answers))
+        return Numeric(**common, prompt=prompt, answers=answers)
+    answers, case_sensitive = typed_answers(root, declared, common["points"], feedback)
+    return ShortAnswer(**common, prompt=prompt, answers=answers, case_sensitive=case_sensitive)
+
+
+def _numeric_answers(root, declared, full: float) -> tuple[NumericAnswer, ...]:
+    """From the first-match `equal` rules (lmsexport), else the correct response."""
+    response = declared.get("identifier")
+    processing = root.find(f"{_Q}responseProcessing")
+    for rule in [] if processing is None else processing.iterfind(f"{_Q}responseCondition"):
+        found = []
+        for branch in rule:
+            test = branch[0] if len(branch) and branch.tag != f"{_Q}responseElse" else None
+            score = score_set(branch)
+            if test is not None and test.tag == f"{_Q}equal" and variable_of(test) == response and score is not None:
+                value, tolerance = _equal_operands(test)
+                found.append(NumericAnswer(value=value, tolerance=tolerance, credit=credit(score, full)))
+        if found:
+            return tuple(found)
+    values = correct_values(declared)
+    if not values:
+        raise Unreadable("the response declaration has no correctResponse", declared)
+    return (NumericAnswer(value=float(values[0])),)
+
+
+def _equal_operands(test) -> tuple[float, float]:
+    number = test.find(f"{_Q}baseValue")
+    if number is None or test.get("toleranceMode", "exact") not in ("exact", "absolute"):
+        raise Unreadable("lmsexport reads numbers compared exactly or within an absolute tolerance", test)
+    tolerances = test.get("tolerance", "0").split() if test.get("toleranceMode") == "absolute" else ["0"]
+    if len(set(tolerances)) != 1:
+        raise Unreadable("a tolerance that differs below and above the number has no place in the model", test)
+    return float(number.text), float(tolerances[0])
+
+
+def _numeric_match(test, response: str, answers) -> int | None:
+    if test.tag != f"{_Q}equal" or variable_of(test) != response:
+        return None
+    value, tolerance = _equal_operands(test)
+    return next((n for n, a in enumerate(answers) if (a.value, a.tolerance) == (value, tolerance)), None)
+
+
+def _essay(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    interaction = interactions[0]
+    lines = int(interaction.get("expectedLines", "10"))
+    return Essay(**common, prompt=_prompt(root, interaction, reader), lines=min(max(lines, 1), 100))
+
+
+def _matching(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    interaction = interactions[0]
+    sets = interaction.findall(f"{_Q}simpleMatchSet")
+    if len(sets) != 2:
+        raise Unreadable("a matchInteraction needs two simpleMatchSets", interaction)
+    left, right = ({n.get("identifier"): n for n in s.iterfind(f"{_Q}simpleAssociableChoice")} for s in sets)
+    pairs = dict(value.split() for value in correct_values(declaration(root, interaction.get("responseIdentifier"))))
+    if set(pairs) - set(left) or set(pairs.values()) - set(right):
+        raise Unreadable("the correct response pairs identifiers the match sets do not have", interaction)
+    matched = tuple(MatchPair(id=i, left=reader.text(node), right=reader.text(right[pairs[i]]))
+                    for i, node in left.items() if i in pairs)
+    distractors = tuple(reader.text(node) for i, node in right.items() if i not in set(pairs.values()))
+    return Matching(**common, prompt=_prompt(root, interaction, reader), pairs=matched, distractors=distractors)
+
+
+def _ordering(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    interaction = interactions[0]
+    nodes = {node.get("identifier"): node for node in interaction.iterfind(f"{_Q}simpleChoice")}
+    order = correct_values(declaration(root, interaction.get("responseIdentifier")))
+    if sorted(order) != sorted(nodes):
+        raise Unreadable("the correct response does not put every item of the orderInteraction in order", interaction)
+    items = tuple(OrderItem(id=i, text=reader.text(nodes[i])) for i in order)
+    return Ordering(**common, prompt=_prompt(root, interaction, reader), items=items)
+
+
+def _description(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    body = root.find(f"{_Q}itemBody")
+    if body is None:
+        raise Unreadable("the item has no itemBody", root)
+    return Description(**{**common, "points": 0.0}, prompt=_stem(copy.deepcopy(body), reader))
+
+
+def _prompt(root, interaction, reader: TextReader) -> Text:
+    """The stem: lmsexport's one div, or else everything around the interaction plus its prompt."""
+    body = copy.deepcopy(root.find(f"{_Q}itemBody"))
+    unindent(body)
+    nested = next(node for node in body.iter(interaction.tag)
+                  if node.get("responseIdentifier") == interaction.get("responseIdentifier"))
+    prompt = nested.find(f"{_Q}prompt")
+    holder = nested.getparent()
+    _remove(nested)
+    if holder is not body and not len(holder) and not (holder.text or "").strip():
+        _remove(holder)
+    if prompt is None:
+        return _stem(body, reader)
+    if not len(body) and not (body.text or "").strip():
+        return reader.text(prompt)
+    return html_text("".join(reader.html(node) for node in body) + f"<div>{reader.inner_html(prompt)}</div>")
+
+
+def _stem(body, reader: TextReader) -> Text:
+    stem = list(body)
+    lone = len(stem) == 1 and not (body.text or "").strip()
+    if lone and stem[0].tag == f"{_Q}div" and set(stem[0].attrib) <= {_LANG}:
+        return reader.text(stem[0])
+    return html_text("".join(reader.html(node) for node in stem)) if stem else Text("")
+
+
+def _remove(node) -> None:
+    """Take `node` out of its parent, keeping the text that followed it."""
+    parent, previous = node.getparent(), node.getprevious()
+    if node.tail and node.tail.strip():
+        if previous is not None:
+            previous.tail = (previous.tail or "") + node.tail
+        else:
+            parent.text = (parent.text or "") + node.tail
+    parent.remove(node)
+

@@ -1,0 +1,139 @@
+"""QTI 2.1 content back into model text: XHTML to HTML, MathML to TeX, images to quiz files.
+
+Part of the QTI reader (readers/qti21.py). What writers/qti21_body.py writes comes back
+as it was: plain text (text and <br/> only) as plain, anything else as HTML in lxml's
+HTML serialisation; a MathML formula with its TeX annotation as `\\(..\\)` / `\\[..\\]`
+(one without stays MathML); an image of the package as a quiz file (model.Asset) whose
+path is the image's path in the package less `items/`, where lmsexport puts them.
+"""
+
+from __future__ import annotations
+
+import copy
+import posixpath
+import unicodedata
+from html import escape
+
+from .. import names as names
+from ....math import MATHML, annotation_tex
+from ....model import MEDIA_TYPES, Asset, ModelError, Text
+from ....xml import NS
+
+_Q = f"{{{NS['qti']}}}"
+_LANG = f"{{{NS['xml']}}}lang"
+
+
+class TextReader:
+    """Reads the texts of one document of a package (`path` in `files`), noting the images used."""
+
+    def __init__(self, path: str = "", files: dict[str, bytes] | None = None, assets: dict | None = None):
+        self.path, self.files = path, files or {}
+        self.assets: dict[str, Asset] = {} if assets is None else assets
+        """Quiz files found so far, by path (shared by every document of the package)."""
+
+    def text(self, container) -> Text:
+        """The content of `container`: plain text when it is only text and <br/>, else HTML."""
+        unindent(container)
+        lang = container.get(_LANG)
+        if all(child.tag == f"{_Q}br" and not child.attrib for child in container):
+            value = (container.text or "") + "".join("\n" + (child.tail or "") for child in container)
+            return Text(unicodedata.normalize("NFC", value), "plain", lang)
+        return html_text(self.inner_html(container), lang)
+
+    def block_text(self, node) -> Text:
+        """The text of a modalFeedback or rubricBlock: of its one div (as lmsexport writes), else its own."""
+        unindent(node)
+        only = node[0] if len(node) == 1 and not node.text and not node[0].tail else None
+        return self.text(only) if only is not None and only.tag == f"{_Q}div" else self.text(node)
+
+    def inner_html(self, node) -> str:
+        return escape(node.text or "", quote=False) + "".join(self.html(child) for child in node)
+
+    def html(self, node) -> str:
+        """An XHTML element of QTI as HTML: no namespace, `lang` for `xml:lang`, TeX for MathML
+        written by lmsexport, quiz paths for images; its tail included."""
+        from lxml import etree
+
+        if node.tag == f"{{{MATHML}}}math" and annotation_tex(node) is not None:
+            return escape(_delimited(node) + (node.tail or ""), quote=False)
+        node = copy.deepcopy(node)
+        for math in list(node.iter(f"{{{MATHML}}}math")):
+            _math_to_tex(math)
+        for element in node.iter():
+            if not isinstance(element.tag, str):
+                continue
+            element.tag = element.tag.rpartition("}")[2]
+            if _LANG in element.attrib:
+                element.set("lang", element.attrib.pop(_LANG))
+            if element.tag == "img" and element.get("src"):
+                element.set("src", self.image(element.get("src")))
+        etree.cleanup_namespaces(node)
+        return etree.tostring(node, method="html", encoding="unicode", with_tail=True)
+
+    def image(self, src: str) -> str:
+        """The quiz's path for an image the document shows, noted as a quiz file if the package has it."""
+        if ":" in src.split("/")[0]:
+            return src
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), src.split("#")[0]))
+        media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
+        if path not in self.files or media_type is None:
+            return src
+        quiz_path = path.removeprefix(names.MEDIA_FOLDER)
+        try:
+            self.assets.setdefault(quiz_path, Asset(path=quiz_path, media_type=media_type, data=self.files[path]))
+        except ModelError:
+            return src
+        return quiz_path
+
+
+def html_text(html: str, lang: str | None = None) -> Text:
+    """HTML from a package as model text: sanitised to the model's subset, as HTML from any
+    source is (markup.sanitize: no script, no event handlers, no javascript: links)."""
+    from ....markup import sanitize
+
+    return Text(unicodedata.normalize("NFC", sanitize(html)), "html", lang)
+
+
+def unindent(node) -> None:
+    """Take out the layout of pretty-printed XML below `node`: whitespace-only runs between
+    elements, where every run is blank and one starts a new line with indentation. A text's own
+    space between elements (`<p>a</p>\n<p>b</p>`, `<b>a</b> <i>b</i>`, written as built) stays."""
+    children = list(node)
+    runs = [node.text, *(child.tail for child in children)]
+    if children and all(not (run or "").strip() for run in runs) and any(
+            "\n " in (run or "") or "\n\t" in (run or "") for run in runs):
+        node.text = None
+        for child in children:
+            child.tail = None
+    for child in children:
+        if isinstance(child.tag, str):
+            unindent(child)
+
+
+def _math_to_tex(math) -> None:
+    """Replace a MathML formula that carries its TeX by the TeX between its delimiters."""
+    if annotation_tex(math) is None:
+        return
+    text = _delimited(math) + (math.tail or "")
+    parent, previous = math.getparent(), math.getprevious()
+    if previous is not None:
+        previous.tail = (previous.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+    parent.remove(math)
+
+
+def _delimited(math) -> str:
+    tex = annotation_tex(math)
+    return ("\\[{}\\]" if math.get("display") == "block" else "\\({}\\)").format(tex)
+
+
+def order_assets(assets: dict[str, Asset], manifest) -> tuple[Asset, ...]:
+    """The quiz files in the order the manifest lists them (lmsexport lists them in the quiz's
+    order), those it does not list after them in the order they were first shown."""
+    listed = [] if manifest is None else [
+        node.get("href", "").removeprefix(names.MEDIA_FOLDER) for node in manifest.iter("{*}file")
+    ]
+    rank = {path: n for n, path in reversed(list(enumerate(listed)))}
+    first_use = list(assets)
+    return tuple(sorted(assets.values(), key=lambda a: (rank.get(a.path, len(rank)), first_use.index(a.path))))

@@ -1,0 +1,166 @@
+"""IMS QTI 2.1 content package (`.qti.zip`): one assessmentItem per question, one assessmentTest.
+
+QTI 2.1 final: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
+Package layout, identifiers, the kinds and how each scores, where each model field goes:
+docs/formats/qti21.md.
+
+    imsmanifest.xml     IMS CP 1.1.4 + IMS MD 1.2 metadata: "QTIv2.1 Package", title, language
+    test.xml            assessmentTest: one testPart, one section, items in source order
+    items/<id>.xml      assessmentItem: an interaction per kind, correctResponse, SCORE/MAXSCORE
+    items/<image>       the quiz's images, each a webcontent resource the items depend on
+
+This module puts an item together: outcomes, the stem, what the kind adds
+(qti21_kinds.py, qti21_typed.py), response processing and modal feedback. Items score
+raw points through a standard template when they can and show no feedback; otherwise the
+template's rules, or the kind's own, are written out, followed by the rules that show
+feedback. Text goes through qti21_body.py; the test and the manifest are qti21_package.py.
+"""
+
+from __future__ import annotations
+
+from .. import names as names
+from ....diagnostics import Diagnostic, Severity, SourceSpan
+from ....model import Question, Quiz
+from ....package import MANIFEST, Package, WriteOptions
+from ....xml import NS, built_once, element, number, serialize, sub
+from . import kinds as kinds
+from . import typed as typed
+from .body import TextWriter
+from .manifest import ITEM_SCHEMA, ItemInfo, write_manifest, write_test
+from .processing import condition, feedback_outcome, float_outcome, full_marks, show, template_rules, x
+
+NAME = "qti"
+EXTENSION = ".qti.zip"
+
+_KINDS = {
+    "multiple_choice": kinds.write_multiple_choice,
+    "true_false": kinds.write_true_false,
+    "short_answer": typed.write_short_answer,
+    "numeric": typed.write_numeric,
+    "essay": kinds.write_essay,
+    "matching": kinds.write_matching,
+    "ordering": kinds.write_ordering,
+    "fill_blanks": typed.write_fill_blanks,
+    "description": kinds.write_description,
+}
+
+
+class _Log:
+    """Collects what QTI cannot say, as warnings located at the question's source."""
+
+    def __init__(self, quiz: Quiz):
+        # Quiz-level warnings point at the source file the questions came from.
+        self.where = next((q.source.source for q in quiz.questions if q.source), quiz.id)
+        self.warnings: list[Diagnostic] = []
+
+    def warn(self, question: Question | None, code: str, message: str, hint: str = "") -> None:
+        span = (question.source if question else None) or SourceSpan(self.where)
+        self.warnings.append(Diagnostic(code, message, span, hint, Severity.WARNING))
+
+    def number(self, value: float, what: str, question: Question | None = None) -> str:
+        text = number(value)
+        if float(text) != value:
+            self.warn(question, "W802", f"{what} {value!r} is written rounded to {text}",
+                      "QTI files written by lmsexport carry 7 decimals")
+        return text
+
+
+def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
+    log = _Log(quiz)
+    assets = {asset.path: asset for asset in quiz.assets}
+    files, items = {}, []
+    for question in quiz.questions:
+        root, info, holders = _item(quiz, question, log, assets)
+        files[names.item_path(question.id)] = serialize(root, verbatim=holders)
+        items.append(info)
+    test, test_assets, holders = write_test(quiz, log, assets)
+    files[names.TEST_PATH] = serialize(test, verbatim=holders)
+    files[MANIFEST] = serialize(write_manifest(quiz, items, test_assets))
+    for asset in quiz.assets:
+        files[names.MEDIA_FOLDER + asset.path] = asset.data
+    return Package(files, zipped=True, extension=EXTENSION, warnings=log.warnings)
+
+
+def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[object, ItemInfo, set]:
+    points = log.number(question.points, "points", question)
+    text = TextWriter(log, question, assets)
+    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, log)
+    parts = _KINDS[question.kind](context)
+    title = question.title or names.default_title(question)
+    root = _item_root(question.lang or quiz.lang)
+    root.set("identifier", names.item_identifier(quiz.id, question.id))
+    root.set("title", title)
+    root.extend(parts.declarations)
+    if question.kind != "description":
+        root.append(float_outcome(names.SCORE, "0", points if question.points > 0 else None))
+        root.append(float_outcome(names.MAXSCORE, points))
+    root.extend(parts.outcomes)
+    feedback = parts.feedback + _question_feedback(question, parts, log)
+    if feedback:
+        root.append(feedback_outcome())
+    body = sub(root, "qti:itemBody")
+    if parts.stem:
+        # The stem is one div directly under itemBody, the interaction its sibling: Canvas takes
+        # `itemBody > div` as the question text and drops a div that holds a choiceInteraction.
+        text.put(sub(body, "qti:div"), question.prompt)
+    body.extend(parts.body)
+    processing = _response_processing(parts, feedback)
+    if processing is not None:
+        root.append(processing)
+    for identifier, shown in feedback:
+        modal = _modal_feedback(identifier)
+        root.append(modal)
+        text.put(modal[0], shown)
+    info = ItemInfo(question, title, parts.interactions, bool(feedback), parts.solution, tuple(text.used))
+    return root, info, text.holders
+
+
+@built_once
+def _item_root(lang: str | None):
+    """An assessmentItem but its identifier and title, which are set on each copy (in their places)."""
+    return element("qti:assessmentItem", {
+        "xsi:schemaLocation": ITEM_SCHEMA,
+        "identifier": "",
+        "title": "",
+        "adaptive": "false",
+        "timeDependent": "false",
+        "xml:lang": lang,
+    }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
+
+
+@built_once
+def _modal_feedback(identifier: str):
+    """A modalFeedback with an empty div for its text (Canvas reads a modalFeedback's first p or div)."""
+    return x("modalFeedback", {"outcomeIdentifier": names.FEEDBACK, "identifier": identifier, "showHide": "show"},
+             x("div"))
+
+
+def _question_feedback(question: Question, parts: kinds.Parts, log: _Log) -> list:
+    """Right / wrong feedback (full marks or not: SCORE >= MAXSCORE) and the explanation (always)."""
+    shown = []
+    right_wrong = [(names.CORRECT_FEEDBACK, question.correct_feedback),
+                   (names.INCORRECT_FEEDBACK, question.incorrect_feedback)]
+    if parts.scoring is None and any(text for _, text in right_wrong):
+        log.warn(question, "W806", f"question {question.id} is not scored automatically, so its feedback for right "
+                 "and wrong answers is left out", "use the explanation (>) for what every learner should read")
+    elif any(text for _, text in right_wrong):
+        branches = [(full_marks(), [show(names.CORRECT_FEEDBACK)] if question.correct_feedback else [])]
+        if question.incorrect_feedback:
+            branches.append((None, [show(names.INCORRECT_FEEDBACK)]))
+        parts.feedback_rules.append(condition(*branches))
+        shown += [(identifier, text) for identifier, text in right_wrong if text]
+    if question.explanation:
+        parts.feedback_rules.append(show(names.GENERAL_FEEDBACK))
+        shown.append((names.GENERAL_FEEDBACK, question.explanation))
+    return shown
+
+
+def _response_processing(parts: kinds.Parts, feedback: list):
+    """A template by reference when no feedback is to be shown; else its rules written out
+    (QTI 2.1 info model 5.2) or the kind's own, followed by the feedback rules."""
+    if isinstance(parts.scoring, str) and not feedback:
+        return x("responseProcessing", {"template": names.TEMPLATES[parts.scoring]})
+    rules = [template_rules(parts.scoring)] if isinstance(parts.scoring, str) else list(parts.scoring or [])
+    rules += parts.feedback_rules
+    return x("responseProcessing", None, *rules) if rules else None
+

@@ -1,0 +1,161 @@
+"""The QTI 2.1 package around the items: the assessmentTest and the IMS CP manifest.
+
+QTI 2.1 info model, 6 (tests) and the packaging profile (IMS CP 1.1.4, IMS MD 1.2):
+https://www.imsglobal.org/question/qtiv2p1/imsqti_intgv2p1.html
+Part of the QTI writer (writers/qti21.py). The shape follows what Canvas's importer needs
+(canvas-lms `gems/plugins/qti_exporter`; see lmsexport/qti21.py and docs/formats/qti21.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import names as names
+from ....model import Asset, Question, Quiz
+from ....xml import NS, built_once, element, number, sub
+from .body import TextWriter
+from .processing import float_outcome, set_outcome, value, variable, x
+
+ITEM_SCHEMA = f"{NS['qti']} http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_v2p1.xsd"
+_MANIFEST_SCHEMA = " ".join([
+    f"{NS['imscp']} http://www.imsglobal.org/xsd/imscp_v1p1.xsd",
+    f"{NS['imsmd']} http://www.imsglobal.org/xsd/imsmd_v1p2p2.xsd",
+    f"{NS['imsqti']} http://www.imsglobal.org/xsd/qti/qtiv2p1/imsqti_metadata_v2p1.xsd",
+])
+_MANIFEST_NAMESPACES = {None: NS["imscp"], "imsmd": NS["imsmd"], "imsqti": NS["imsqti"], "xsi": NS["xsi"]}
+
+
+@dataclass(frozen=True)
+class ItemInfo:
+    """What the manifest says about an item beside its file."""
+
+    question: Question
+    title: str
+    """The item's title, which the manifest repeats."""
+    interactions: tuple[str, ...]
+    feedback: bool
+    solution: bool
+    assets: tuple[str, ...]
+    """Paths of the quiz's images it shows, in first-use order."""
+
+
+def write_test(quiz: Quiz, log, assets: dict[str, Asset]) -> tuple[object, tuple[str, ...], set]:
+    """The assessmentTest, the images its description shows, its text holders (qti21_body)."""
+    root = element("qti:assessmentTest", {
+        "xsi:schemaLocation": ITEM_SCHEMA, "identifier": quiz.id, "title": quiz.title,
+    }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
+    total = log.number(quiz.total_points, "the total points")
+    root.append(float_outcome(names.SCORE, normal_maximum=total if quiz.total_points > 0 else None))
+    root.append(float_outcome(names.MAXSCORE, total))
+    if quiz.settings.pass_mark is not None:
+        root.append(x("outcomeDeclaration", {"identifier": names.PASS, "cardinality": "single", "baseType": "boolean"}))
+    # individual: each item is submitted (and its feedback shown) as it is answered;
+    # simultaneous: all at the end of the part (QTI 2.1 info model, testPart.submissionMode).
+    mode = "individual" if quiz.settings.feedback == "immediate" else "simultaneous"
+    part = sub(root, "qti:testPart", {"identifier": names.TEST_PART, "navigationMode": "nonlinear",
+                                      "submissionMode": mode})
+    sub(part, "qti:itemSessionControl", {"showFeedback": "true"})
+    if quiz.settings.time_limit:
+        sub(part, "qti:timeLimits", {"maxTime": str(quiz.settings.time_limit)})  # seconds (QTI 2.1 timeLimits)
+    if quiz.settings.attempts:
+        log.warn(None, "W808", f"QTI packages cannot say how many attempts a learner has ({quiz.settings.attempts})",
+                 "set the number of attempts in the LMS's quiz settings after the import")
+    # Invisible: Canvas turns a visible, titled section into an extra text-only question.
+    section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
+    text = TextWriter(log, None, assets, names.MEDIA_FOLDER)
+    if quiz.description:
+        text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
+    for question in quiz.questions:
+        ref = sub(section, "qti:assessmentItemRef", {
+            "identifier": names.item_identifier(quiz.id, question.id), "href": names.item_path(question.id)})
+        # Canvas classic quizzes take a question's points from here (assessment_test_converter.rb).
+        sub(ref, "qti:weight", {"identifier": names.WEIGHT, "value": number(question.points)})
+    root.append(_outcome_processing(quiz, log))
+    return root, tuple(text.used), text.holders
+
+
+def _outcome_processing(quiz: Quiz, log):
+    """SCORE = the sum of the item scores (raw points, so no weightIdentifier: the weights
+    would count the points twice); PASS = SCORE / MAXSCORE * 100 >= the pass mark."""
+    total = x("sum", None, x("testVariables", {"variableIdentifier": names.SCORE}))
+    processing = x("outcomeProcessing", None, set_outcome(names.SCORE, total))
+    if quiz.settings.pass_mark is not None:
+        ratio = x("divide", None, variable(names.SCORE), variable(names.MAXSCORE))
+        percent = x("product", None, ratio, value("float", "100"))
+        mark = value("float", log.number(quiz.settings.pass_mark, "the pass mark"))
+        processing.append(set_outcome(names.PASS, x("gte", None, percent, mark)))
+    return processing
+
+
+def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ...]):
+    root = element("imscp:manifest", {
+        "identifier": f"MANIFEST-{quiz.id}", "xsi:schemaLocation": _MANIFEST_SCHEMA,
+    }, nsmap=_MANIFEST_NAMESPACES)
+    metadata = sub(root, "imscp:metadata")
+    sub(metadata, "imscp:schema", text=names.PACKAGE_SCHEMA)
+    sub(metadata, "imscp:schemaversion", text="1.0.0")
+    general = sub(sub(metadata, "imsmd:lom"), "imsmd:general")
+    _langstring(sub(general, "imsmd:title"), quiz.title, quiz.lang)
+    if quiz.lang:
+        sub(general, "imsmd:language", text=quiz.lang)
+    if quiz.description:
+        text = quiz.description
+        _langstring(sub(general, "imsmd:description"), names.plain_text(text), text.lang or quiz.lang)
+    _keywords(general, quiz.tags, quiz.lang)
+    sub(root, "imscp:organizations")
+    resources = sub(root, "imscp:resources")
+    media = {asset.path: f"RES-{quiz.id}-media{n}" for n, asset in enumerate(quiz.assets, 1)}
+    test = sub(resources, "imscp:resource", {
+        "identifier": f"RES-{quiz.id}", "type": names.TEST_RESOURCE, "href": names.TEST_PATH})
+    sub(test, "imscp:file", {"href": names.TEST_PATH})
+    for info in items:
+        identifier = f"RES-{names.item_identifier(quiz.id, info.question.id)}"
+        sub(test, "imscp:dependency", {"identifierref": identifier})
+        _item_resource(resources, quiz, info, identifier, media)
+    for path in test_assets:
+        sub(test, "imscp:dependency", {"identifierref": media[path]})
+    for asset in quiz.assets:
+        # No href: Canvas uploads the files of a resource, except the file a resource's href names.
+        resource = sub(resources, "imscp:resource", {"identifier": media[asset.path], "type": "webcontent"})
+        sub(resource, "imscp:file", {"href": names.MEDIA_FOLDER + asset.path})
+    return root
+
+
+def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media: dict[str, str]) -> None:
+    question = info.question
+    path = names.item_path(question.id)
+    resource = sub(resources, "imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
+    lang = question.lang or quiz.lang
+    metadata = _item_metadata(lang, info.interactions, info.feedback, info.solution)
+    general = metadata[0][0]
+    # Canvas names the question from this langstring (assessment_item_converter.rb); same as the item title.
+    general[0][0].text = info.title
+    _keywords(general, question.tags, lang)
+    resource.append(metadata)
+    sub(resource, "imscp:file", {"href": path})
+    for asset in info.assets:
+        sub(resource, "imscp:dependency", {"identifierref": media[asset]})
+
+
+@built_once
+def _item_metadata(lang: str | None, interactions: tuple[str, ...], feedback: bool, solution: bool):
+    """An item's metadata but its title and keywords: the same for many items."""
+    # Every namespace declared at the top, which lxml drops as the manifest declares them too.
+    metadata = element("imscp:metadata", nsmap=_MANIFEST_NAMESPACES)
+    _langstring(sub(sub(sub(metadata, "imsmd:lom"), "imsmd:general"), "imsmd:title"), None, lang)
+    qti = sub(metadata, "imsqti:qtiMetadata")
+    sub(qti, "imsqti:timeDependent", text="false")
+    for interaction in interactions:
+        sub(qti, "imsqti:interactionType", text=interaction)
+    sub(qti, "imsqti:feedbackType", text="nonadaptive" if feedback else "none")
+    sub(qti, "imsqti:solutionAvailable", text="true" if solution else "false")
+    return metadata
+
+
+def _langstring(parent, text: str | None, lang: str | None) -> None:
+    sub(parent, "imsmd:langstring", {"xml:lang": lang}, text)
+
+
+def _keywords(general, tags: tuple[str, ...], lang: str | None) -> None:
+    for tag in tags:
+        _langstring(sub(general, "imsmd:keyword"), tag, lang)

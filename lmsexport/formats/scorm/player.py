@@ -1,0 +1,127 @@
+"""The SCORM quiz player: one HTML page rendered from the model, plus static JS and CSS.
+
+`templates/index.html.jinja` is the only rendered file. The quiz reaches the
+page as JSON inside `<script type="application/json">` (Jinja's `tojson`, which
+escapes `<`, `>`, `&` and `'`), so no JavaScript is ever built from Python strings
+(STYLE.md, convention 6). Behaviour lives in `templates/static/*.js`, copied
+byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
+`player.js` (the flow), `lms.js` and a runtime adapter per SCORM version. Interface
+text comes from `templates/messages.json`, picked for the quiz's language at
+build time, with English as the fallback. The data of each kind is built in
+`player_kinds.py`, and rich text (math, images) in `player_text.py`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+
+from ...diagnostics import Diagnostic
+from ...model import Quiz
+from .player_kinds import DESCRIPTION_LIMIT, compact, interaction_id, question_data
+from .player_text import RTL_LANGUAGES, TextConverter, media_path, plain, text_direction
+
+STATIC = ("kinds-choice.js", "kinds-order.js", "kinds-text.js", "lms.js", "player.css", "player.js", "sanitize.js",
+          "ui.js")
+"""Files every package carries, whatever the SCORM version."""
+RUNTIMES = {"1.2": "scorm12.js", "2004": "scorm2004.js"}
+"""SCORM version -> the adapter that maps the player's records onto that version's CMI."""
+LAUNCH = "index.html"
+
+__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RTL_LANGUAGES", "RUNTIMES", "STATIC", "interaction_id", "media_path",
+           "message_language", "messages", "pending_grading", "plain", "player_data", "render", "static_file",
+           "text_direction"]
+
+
+@functools.cache
+def _catalog() -> dict[str, dict[str, str]]:
+    path = resources.files("lmsexport.formats.scorm") / "templates" / "messages.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def message_language(lang: str | None) -> str:
+    """The catalog language that best fits `lang`: `pt-BR` -> `pt-br`, `pt`, else `en`."""
+    catalog = _catalog()
+    subtags = (lang or "").lower().split("-")
+    for size in range(len(subtags), 0, -1):
+        candidate = "-".join(subtags[:size])
+        if candidate in catalog:
+            return candidate
+    return "en"
+
+
+def messages(lang: str | None) -> dict[str, str]:
+    """Interface text for `lang`, each missing message taken from English."""
+    catalog = _catalog()
+    return {**catalog["en"], **catalog[message_language(lang)]}
+
+
+def pending_grading(quiz: Quiz) -> bool:
+    """Whether a person must mark part of an attempt (an essay) before it can pass or fail."""
+    return any(not question.scored and question.kind != "description" for question in quiz.questions)
+
+
+def player_data(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict:
+    """Everything the page's script needs, as JSON-ready data.
+
+    With an essay in the quiz the pass mark is left out: the player cannot mark the
+    essay, so it never decides pass or fail (the writer warns, W603)."""
+    texts = TextConverter(quiz, [] if warnings is None else warnings)
+    pending = pending_grading(quiz)
+    return compact({
+        "lang": quiz.lang or "en",
+        "description": texts(quiz.description),
+        "shuffle": quiz.settings.shuffle,
+        "passMark": None if pending else quiz.settings.pass_mark,
+        "pending": pending or None,
+        "feedback": quiz.settings.feedback,
+        "timeLimit": quiz.settings.time_limit,
+        "messages": messages(quiz.lang),
+        "questions": [question_data(quiz, question, version, texts) for question in quiz.questions],
+    })
+
+
+@functools.cache
+def _environment():
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    # select_autoescape() alone matches names ending in .html, not .html.jinja:
+    # the extension is listed so that the shell is escaped, not silently raw.
+    environment = Environment(
+        loader=PackageLoader("lmsexport.formats.scorm"),
+        autoescape=select_autoescape(("html", "htm", "xml", "html.jinja")),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    # Sorted keys keep the page deterministic; no indentation, so the json module's C encoder
+    # writes it (indented, a 2,000-question quiz took 0.3 s a package); non-ASCII stays as it
+    # is (tojson still escapes < > & ' for the script element).
+    environment.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}
+    return environment
+
+
+@functools.cache
+def static_file(name: str) -> bytes:
+    """A static player file, exactly as shipped in `templates/static/`."""
+    return (resources.files("lmsexport.formats.scorm") / "templates" / "static" / name).read_bytes()
+
+
+def render(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict[str, bytes]:
+    """The player's files for one quiz: the launch page, the static files it loads, the quiz's media."""
+    data = player_data(quiz, version, warnings)
+    runtime = RUNTIMES[version]
+    page = _environment().get_template("index.html.jinja").render(
+        data=data,
+        title=quiz.title,
+        lang=data["lang"],
+        dir=text_direction(data["lang"]),
+        messages=data["messages"],
+        runtime=runtime,
+    )
+    files = {LAUNCH: page.encode("utf-8")}
+    for name in (*STATIC, runtime):
+        files[name] = static_file(name)
+    for asset in quiz.assets:
+        files[media_path(asset)] = asset.data
+    return files

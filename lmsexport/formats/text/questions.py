@@ -1,0 +1,344 @@
+"""From the text reader's drafts to model questions: which kind each is, and checks.
+
+A draft's kind follows from what the author wrote under the prompt, the way GIFT
+and text2qti do it: options make a choice question (or matching with `->`, ordering
+with `[n]`), `=` answers a short-answer, numeric or true/false question, a `___`
+line an essay, `{=...}` gaps a fill-in-the-blanks question, `Text:` a text block.
+Problems are reported on the parser (`error`), all of them, before anything is built.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field
+
+from ...diagnostics import SourceSpan
+from ...ids import letters
+from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from .header import KEYS as HEADER_KEYS
+from .choices import apply_key, choice
+
+_MATCH = re.compile(r"(?P<left>.*?)[ \t]*(?:->|→)[ \t]*(?P<right>.*)\Z")
+_GAP = re.compile(r"\{(?P<body>[=~][^{}]*)\}")
+_GAP_TOKEN = re.compile(r"(?P<sign>[=~])(?P<text>[^=~]*)")
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMERIC = re.compile(
+    rf"(?P<value>{_NUMBER})(?:[ \t]*(?:±|\+-|\+/-)[ \t]*(?P<tolerance>{_NUMBER})(?P<percent>%)?)?\Z"
+    rf"|(?P<low>{_NUMBER})[ \t]*\.\.[ \t]*(?P<high>{_NUMBER})\Z"
+)
+_TRUE, _FALSE = {"true", "t"}, {"false", "f"}
+_CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
+"""Partial credit in a typed gap: `{=Paris =50% paris}`."""
+ATTRIBUTES = ("points", "title", "lang", "tags", "case", "lines")
+
+
+@dataclass
+class Option:
+    line: int
+    column: int
+    indent: int
+    star: bool
+    text: str
+    checkbox: bool | None = None
+    position: int | None = None
+    feedback: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Draft:
+    """What the parser collected for one numbered question (or `Text:` block)."""
+
+    number: int
+    """Position among numbered questions, from 1; 0 for a `Text:` block."""
+    line: int
+    prompt: list[str]
+    block: int = 0
+    options: list[Option] = field(default_factory=list)
+    answers: list[tuple[int, int, float, str, list[str]]] = field(default_factory=list)
+    """(line, column, credit, text, feedback lines) per `=` line."""
+    essay: int = 0
+    """Line of the `___` answer box, if any."""
+    attributes: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    explanation: list[str] = field(default_factory=list)
+    correct_feedback: list[str] = field(default_factory=list)
+    incorrect_feedback: list[str] = field(default_factory=list)
+    key: tuple[int, set[int]] | None = None
+    """(line, option indices) from the answer key."""
+
+    @property
+    def name(self) -> str:
+        return f"question {self.number}" if self.number else f"text block {self.block}"
+
+    @property
+    def has_body(self) -> bool:
+        """True once options, answers or an answer box follow the prompt."""
+        return bool(self.options or self.answers or self.essay)
+
+    def last_item(self, previous: str) -> list[str] | None:
+        """The feedback list of the option or answer a `>>` line refers to."""
+        if previous in ("option", "continuation", "item_feedback") and self.options:
+            return self.options[-1].feedback
+        if previous in ("answer", "item_feedback") and self.answers:
+            return self.answers[-1][4]
+        return None
+
+    def feedback_lines(self, kind: str) -> list[str]:
+        if kind == "item_feedback":
+            return self.options[-1].feedback if self.options else self.answers[-1][4]
+        return getattr(self, kind)
+
+
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def join_lines(lines: list[str]) -> str:
+    """Lines to text: surrounding blank lines dropped, runs of blank lines kept as one."""
+    text = "\n".join(line.strip() for line in lines).strip("\n")
+    return _BLANK_LINES.sub("\n\n", text) if "\n\n\n" in text else text
+
+
+def _text(parser, lines: list[str]) -> Text | None:
+    joined = join_lines(lines)
+    return parser.text(joined) if joined else None
+
+
+def build_questions(parser, header: dict) -> list[Question]:
+    """Every draft as a model question; problems go to `parser.error`."""
+    apply_key(parser)
+    questions = []
+    for draft in parser.drafts:
+        attributes = _attributes(parser, draft, header)
+        question = _build(parser, draft, attributes)
+        if question is not None:
+            questions.append(question)
+    return questions
+
+
+def _attributes(parser, draft: Draft, header: dict) -> dict:
+    values = {"points": header.get("points", 1.0)}
+    for key, (line, column, value) in draft.attributes.items():
+        if key not in ATTRIBUTES:
+            close = difflib.get_close_matches(key, ATTRIBUTES, n=1, cutoff=0.5)
+            hint = (f"did you mean @{close[0]}? " if close else "") + f"known: {', '.join('@' + k for k in ATTRIBUTES)}"
+            parser.error("E211", f"unknown question attribute @{key}", line, column - len(key) - 3, hint, len(key) + 1)
+            continue
+        try:
+            values[key] = _attribute_value(key, value)
+        except ValueError as exc:
+            parser.error("E212", f"bad value {value!r} for @{key}", line, column, str(exc), max(1, len(value)))
+    return values
+
+
+def _attribute_value(key: str, value: str):
+    if key in ("points", "lang", "tags"):
+        return HEADER_KEYS[key](value)
+    if key == "case":
+        if value.lower() not in ("sensitive", "insensitive"):
+            raise ValueError("use sensitive or insensitive")
+        return value.lower() == "sensitive"
+    if key == "lines":
+        if not value.isdigit() or not 1 <= int(value) <= 100:
+            raise ValueError("use a whole number of lines from 1 to 100")
+        return int(value)
+    if not value:
+        raise ValueError("give a title")
+    return value
+
+
+def _build(parser, draft: Draft, attributes: dict) -> Question | None:
+    """Pick the draft's kind and build it; None (after reporting why) if it cannot be one."""
+    common = dict(
+        id=f"q{draft.number}" if draft.number else f"t{draft.block}",
+        title=attributes.get("title"),
+        lang=attributes.get("lang"),
+        tags=attributes.get("tags", ()),
+        points=attributes["points"],
+        explanation=_text(parser, draft.explanation),
+        correct_feedback=_text(parser, draft.correct_feedback),
+        incorrect_feedback=_text(parser, draft.incorrect_feedback),
+        source=SourceSpan(parser.source, draft.line, 1),
+    )
+    prompt = join_lines(draft.prompt)
+    if not draft.number:
+        return _description(parser, draft, common, prompt)
+    if not prompt:
+        parser.error("E207", f"{draft.name} has no text", draft.line, hint="write the question after its number")
+    if draft.key is not None and (not draft.options or _option_style(draft) != "choice"):
+        parser.error("E307", f"the answer key gives options for {draft.name}, which is not a choice question",
+                     draft.key[0], hint="the key marks options of choice questions only; remove this answer")
+    builder = _kind_builder(parser, draft, prompt)
+    if builder is None or not prompt:
+        return None
+    question = builder(parser, draft, common, prompt, attributes)
+    return None if parser.problems else question
+
+
+def _kind_builder(parser, draft: Draft, prompt: str):
+    bodies = [name for name, present in (("options", draft.options), ("= answers", draft.answers),
+                                         ("an answer box (___)", draft.essay)) if present]
+    gaps = bool(_GAP.search(prompt))
+    if len(bodies) > 1 or (bodies and gaps):
+        found = bodies + (["{...} gaps"] if gaps else [])
+        parser.error("E214", f"{draft.name} has {' and '.join(found)}: one kind of answer per question",
+                     draft.line, hint="see docs/format.md for the kinds of question and how each is written")
+        return None
+    if draft.options:
+        return {"choice": choice, "matching": _matching, "ordering": _ordering}.get(_option_style(draft), _mixed)
+    if draft.answers:
+        return _typed
+    if draft.essay:
+        return _essay
+    if gaps:
+        return _fill_blanks
+    parser.error("E202", f"{draft.name} has no options", draft.line,
+                 hint="list two options or more under the question (• option), or accepted answers (= answer), "
+                      "or a ___ line for an essay; see docs/format.md")
+    return None
+
+
+def _option_style(draft: Draft) -> str:
+    styles = {"matching" if _MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
+    return styles.pop() if len(styles) == 1 else "mixed"
+
+
+def _mixed(parser, draft, common, prompt, attributes):
+    parser.error("E210", f"{draft.name} mixes option styles (plain, `left -> right`, `[n]` positions)",
+                 draft.line, hint="use one style for every option of a question")
+
+
+def _matching(parser, draft, common, prompt, attributes):
+    pairs, distractors = [], []
+    for option in draft.options:
+        match = _MATCH.match(option.text)
+        left, right = match["left"].strip(), match["right"].strip()
+        if not right:
+            parser.error("E215", "a matching pair needs a right-hand side after ->", option.line, option.column,
+                         "write • left -> right (or • -> extra for a right-hand item that matches nothing)")
+        elif left:
+            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right)))
+        else:
+            distractors.append(parser.text(right))
+    if len(pairs) < 2:
+        parser.error("E203", f"{draft.name} has fewer than two pairs to match", draft.line,
+                     hint="write two pairs or more: • left -> right")
+    if parser.problems:
+        return None
+    return Matching(**common, prompt=parser.text(prompt), pairs=tuple(pairs), distractors=tuple(distractors))
+
+
+def _ordering(parser, draft, common, prompt, attributes):
+    positions = sorted(option.position for option in draft.options)
+    if positions != list(range(1, len(positions) + 1)):
+        parser.error("E216", f"the positions of {draft.name} are {positions}, not 1 to {len(positions)}",
+                     draft.line, hint="number the items [1], [2], ... in their correct order, each once")
+        return None
+    ordered = sorted(draft.options, key=lambda option: option.position)
+    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text)) for i, o in enumerate(ordered))
+    return Ordering(**common, prompt=parser.text(prompt), items=items)
+
+
+def _typed(parser, draft, common, prompt, attributes):
+    texts = [text for _, _, _, text, _ in draft.answers]
+    lowered = {text.lower() for text in texts}
+    if len(texts) == 1 and lowered <= _TRUE | _FALSE:
+        if draft.answers[0][4]:
+            parser.error("E213", "a true/false question takes >+ and >- feedback, not >>", draft.answers[0][0],
+                         hint="use >+ for feedback when right and >- when wrong")
+            return None
+        return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= _TRUE)
+    numeric = [_NUMERIC.match(text) for text in texts]
+    if all(numeric):
+        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
+                        for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
+        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=answers))
+    answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(parser, fb))
+                    for _, _, credit, text, fb in draft.answers)
+    case = attributes.get("case", False)
+    return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
+                                                      case_sensitive=case))
+
+
+def _numeric_answer(match, credit: float, feedback: Text | None) -> NumericAnswer:
+    if match["low"] is not None:
+        low, high = sorted((float(match["low"]), float(match["high"])))
+        value, tolerance = (low + high) / 2, (high - low) / 2
+    else:
+        value = float(match["value"])
+        tolerance = float(match["tolerance"] or 0)
+        if match["percent"]:
+            tolerance = abs(value) * tolerance / 100
+    return NumericAnswer(value=value, tolerance=tolerance, credit=credit, feedback=feedback)
+
+
+def _checked(parser, draft: Draft, build):
+    """Build, turning the model's refusal (no full-credit answer, bad credit) into a located error."""
+    from ...model import ModelError
+
+    if any(not math.isfinite(credit) or not -100 <= credit <= 100 for _, _, credit, _, _ in draft.answers):
+        parser.error("E217", f"a credit of {draft.name} is outside -100% to 100%", draft.line,
+                     hint="write =50% answer for half credit")
+        return None
+    try:
+        return build()
+    except ModelError:
+        parser.error("E201", f"{draft.name} has no answer that gives full credit", draft.line,
+                     hint="write at least one answer as = answer (or =100% answer)")
+        return None
+
+
+def _essay(parser, draft, common, prompt, attributes):
+    return Essay(**common, prompt=parser.text(prompt), lines=attributes.get("lines", 10))
+
+
+def _fill_blanks(parser, draft, common, prompt, attributes):
+    segments: list[str | Gap] = []
+    shown, end = [], 0
+    for number, match in enumerate(_GAP.finditer(prompt)):
+        segments.append(prompt[end:match.start()])
+        shown.append(prompt[end:match.start()])
+        gap = _gap(parser, draft, f"g{number + 1}", match["body"])
+        if gap is None:
+            return None
+        segments.append(gap)
+        shown.append("___")
+        end = match.end()
+    segments.append(prompt[end:])
+    shown.append(prompt[end:])
+    return FillBlanks(**common, prompt=Text("".join(shown)), segments=tuple(s for s in segments if s != ""),
+                      case_sensitive=attributes.get("case", False))
+
+
+def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
+    tokens = [(m["sign"], m["text"].strip()) for m in _GAP_TOKEN.finditer(body)]
+    if any(not text for _, text in tokens):
+        parser.error("E218", f"an empty answer in the gap {{{body}}} of {draft.name}", draft.line,
+                     hint="write {=right} or {=right ~wrong ~wrong}")
+        return None
+    right = [text for sign, text in tokens if sign == "="]
+    wrong = [text for sign, text in tokens if sign == "~"]
+    if not wrong:
+        answers = []
+        for text in right:
+            credit = _CREDIT.match(text)
+            answers.append(Answer(text=credit["text"], credit=float(credit["credit"])) if credit else Answer(text=text))
+        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers)))
+    if len(right) != 1:
+        parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
+                     draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")
+        return None
+    choices = [Choice(id=letters(0), text=parser.text(right[0]), correct=True)]
+    choices += [Choice(id=letters(i + 1), text=parser.text(text)) for i, text in enumerate(wrong)]
+    return Gap(id=gap_id, choices=tuple(choices))
+
+
+def _description(parser, draft, common, prompt):
+    if draft.has_body:
+        parser.error("E219", f"{draft.name} has options or answers: a Text: block is not a question",
+                     draft.line, hint="number it (1. ...) to make it a question")
+        return None
+    if not prompt:
+        parser.error("E207", f"{draft.name} has no text", draft.line, hint="write the text after Text:")
+        return None
+    return Description(**{**common, "points": 0.0}, prompt=parser.text(prompt))

@@ -1,0 +1,351 @@
+"""The lmsexport quiz text format (docs/format.md), read into the model.
+
+    ---                         optional header: key: value lines
+    lang: yo
+    ---
+    Quiz title                  first non-blank line
+    Description.                everything before the first question
+
+    1. Question prompt          a number and `.` or `)`; following lines continue it
+       @points: 2               question attributes (points, title, lang, tags, case, lines)
+       • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
+       *• correct option        `*` right before the bullet or label marks it correct
+       • [x] / • [ ]            checkboxes: multiple response
+       • left -> right          matching pairs          • [2] item    ordering positions
+       >> feedback              for the option (or `=` answer) just above
+    2. Typed answers
+       = Paris                  accepted answer (`=50% Lyon` for partial credit);
+                                numbers (`= 3.14 ± 0.01`, `= 1..5`) make it numeric,
+                                `= true` / `= false` a true/false question
+    3. Essay: a line of ___ under the prompt; gaps: The capital is {=Paris ~Rome}.
+       > explanation            shown once answered; >+ when right, >- when wrong
+    Text: a passage             a text block between questions (no number, no score)
+
+    Answers: 1a 2b 3ac          optional key at the end; letters count options in order
+
+Lines are classified by a table of named patterns (as text2qti does) into drafts;
+`textquestions` turns each draft into a question of the right kind. Every problem of
+the file is collected before one SourceError is raised.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import posixpath
+from typing import Callable
+
+from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...ids import slug
+from ...model import MEDIA_TYPES, Asset, Quiz, Settings, Text
+from .header import parse_header
+from ...textinput import decode
+from .questions import Draft, Option, build_questions, join_lines
+
+NAME = "text"
+EXTENSIONS = (".txt", ".quiz")
+READ_OPTIONS = ("defaults", "assets")
+"""`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
+overrides) and `assets` (a loader for the images the quiz refers to)."""
+
+_PATTERNS = {
+    "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
+    "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
+    "option": re.compile(
+        r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"
+        r"(?:[ \t]+(?P<rest>.*))?\Z"
+    ),
+    "attribute": re.compile(r"[ \t]*@(?P<key>[A-Za-z_]+)[ \t]*:[ \t]*(?P<rest>.*?)[ \t]*\Z"),
+    "answer": re.compile(r"(?P<indent>[ \t]*)=(?:(?P<credit>-?\d+(?:\.\d+)?)%)?[ \t]*(?P<rest>.*?)[ \t]*\Z"),
+    "essay": re.compile(r"[ \t]*_{3,}[ \t]*\Z"),
+    "item_feedback": re.compile(r"[ \t]*>>[ \t]?(?P<rest>.*)\Z"),
+    "correct_feedback": re.compile(r"[ \t]*>\+[ \t]?(?P<rest>.*)\Z"),
+    "incorrect_feedback": re.compile(r"[ \t]*>-[ \t]?(?P<rest>.*)\Z"),
+    "explanation": re.compile(r"[ \t]*>[ \t]?(?P<rest>.*)\Z"),
+    "key": re.compile(r"[ \t]*(?:answers?|answer key)[ \t]*:(?P<rest>.*)\Z", re.IGNORECASE),
+    "stray_star": re.compile(r"[ \t]*\*[ \t]+\S"),
+}
+_CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")
+_POSITION = re.compile(r"\[(?P<position>\d{1,3})\][ \t]*")
+_RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
+"""A relative reference: no URL scheme, no leading slash."""
+_FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
+
+
+def _classify(line: str) -> tuple[str, re.Match | None]:
+    if not line.strip():
+        return "blank", None
+    for kind, pattern in _PATTERNS.items():
+        match = pattern.match(line)
+        if match:
+            return kind, match
+    return "text", None
+
+
+class Parser:
+    """Splits a quiz text into title, description, question drafts and answer key."""
+
+    def __init__(self, text: str, source: str):
+        self.source = source
+        self.markdown = False
+        """Texts are Markdown (`markup: markdown` in the header), rendered to safe HTML."""
+        self.images: dict[str, None] = {}
+        """Image paths the texts refer to (ordered by where the source first mentions them)."""
+        self.lines = text.split("\n")
+        self.problems: list[Diagnostic] = []
+        self.title: str | None = None
+        self.description: list[str] = []
+        self.drafts: list[Draft] = []
+        self.key_lines: list[tuple[int, str, int]] = []  # line number, text, column offset
+        self.previous = "blank"
+        """Kind of the previous line, to tell an option's continuation from stray text."""
+        self.after_key = False
+        self.questions = 0
+        self.blocks = 0
+        """Numbered questions and `Text:` blocks so far."""
+
+    def text(self, value: str) -> Text:
+        """A text as the model holds it: plain, or (with `markup: markdown`) safe HTML."""
+        if not self.markdown:
+            return Text(value)
+        from ...markup import image_sources, render
+
+        rendered, has_markup = render(value)
+        if not has_markup:
+            return Text(value)
+        for src in image_sources(rendered):
+            path = posixpath.normpath(src) if _RELATIVE.match(src) else src
+            if path != src:  # `./img/a.png` and `img/a.png` are one asset, named the same in the HTML
+                rendered = rendered.replace(f'src="{html.escape(src)}"', f'src="{html.escape(path)}"')
+            self.images.setdefault(path)
+        return Text(rendered, format="html")
+
+    def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
+        span = SourceSpan(self.source, line, column, length)
+        self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
+
+    def parse(self, start: int) -> None:
+        for index in range(start, len(self.lines)):
+            number, line = index + 1, self.lines[index]
+            kind, match = _classify(line)
+            if self.key_lines and kind not in ("blank", "key"):
+                self._after_key(number, line, kind)
+                continue
+            if not self.drafts and kind not in ("question", "text_block", "key"):
+                self._preamble(line, kind)
+                continue
+            self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
+
+    def _after_key(self, number: int, line: str, kind: str) -> None:
+        if kind == "text":
+            self.key_lines.append((number, line, 0))
+        elif not self.after_key:
+            self.after_key = True
+            self.error("E306", "the answer key must come after the last question", number,
+                       hint="move the Answers: line(s) to the end of the file")
+
+    def _preamble(self, line: str, kind: str) -> None:
+        if kind == "blank":
+            if self.title is not None:
+                self.description.append("")
+        elif self.title is None:
+            self.title = line.strip()
+        else:
+            self.description.append(line)
+
+    @property
+    def draft(self) -> Draft:
+        return self.drafts[-1]
+
+    def _on_blank(self, number, line, match):
+        if not self.draft.has_body:
+            self.draft.prompt.append("")
+        return self.previous if self.previous in _FEEDBACK_KINDS else "blank"
+
+    def _on_text(self, number, line, match):
+        draft = self.draft
+        if self.previous in _FEEDBACK_KINDS and self.previous != "blank":
+            draft.feedback_lines(self.previous).append(line)
+            return self.previous
+        if not draft.has_body:
+            draft.prompt.append(line)
+        elif draft.options and self._continues_option(line):
+            draft.options[-1].text += " " + line.strip()
+            return "continuation"
+        else:
+            self.error(
+                "E206",
+                f"text after the answers of {draft.name} is not an option, an answer or feedback",
+                number,
+                len(line) - len(line.lstrip()) + 1,
+                "start it with > to make it the explanation, with a bullet to make it an option, "
+                "or indent it under the option it continues",
+            )
+
+    def _continues_option(self, line: str) -> bool:
+        """An indented line right under an option (or its continuation) belongs to it."""
+        indent = len(line) - len(line.lstrip())
+        return self.previous in ("option", "continuation") and indent > self.draft.options[-1].indent
+
+    def _on_question(self, number, line, match):
+        rest = (match["rest"] or "").strip()
+        self.questions += 1
+        self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
+
+    def _on_text_block(self, number, line, match):
+        rest = match["rest"].strip()
+        self.blocks += 1
+        self.drafts.append(Draft(number=0, block=self.blocks, line=number, prompt=[rest] if rest else []))
+
+    def _on_option(self, number, line, match):
+        draft = self.draft
+        if draft.explanation:
+            self.error("E208", f"an option of {draft.name} comes after its explanation", number,
+                       hint="put the options first and the > explanation lines after them")
+        rest = match["rest"] or ""
+        option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
+                        star=bool(match["star"]), text="")
+        box = _CHECKBOX.match(rest)
+        if box:
+            option.checkbox = box["mark"] != " "
+            rest = rest[box.end():]
+        position = _POSITION.match(rest)
+        if position:
+            option.position = int(position["position"])
+            rest = rest[position.end():]
+        option.text = rest.strip()
+        draft.options.append(option)
+
+    def _on_answer(self, number, line, match):
+        credit = float(match["credit"]) if match["credit"] else 100.0
+        self.draft.answers.append((number, match.start("rest") + 1, credit, match["rest"], []))
+
+    def _on_essay(self, number, line, match):
+        self.draft.essay = number
+
+    def _on_attribute(self, number, line, match):
+        key = match["key"].lower()
+        if key in self.draft.attributes:
+            self.error("E212", f"@{key} is given twice for {self.draft.name}", number, hint="keep one")
+        self.draft.attributes[key] = (number, match.start("rest") + 1, match["rest"])
+
+    def _on_item_feedback(self, number, line, match):
+        draft = self.draft
+        target = draft.last_item(self.previous)
+        if target is None:
+            self.error("E213", ">> gives feedback for the option or = answer right above it, and there is none",
+                       number, hint="put >> lines right under an option or an = answer; use > for the explanation")
+            return "blank"
+        target.append(match["rest"])
+
+    def _on_correct_feedback(self, number, line, match):
+        self.draft.correct_feedback.append(match["rest"])
+
+    def _on_incorrect_feedback(self, number, line, match):
+        self.draft.incorrect_feedback.append(match["rest"])
+
+    def _on_explanation(self, number, line, match):
+        draft = self.draft
+        if draft.number and not draft.has_body:
+            self.error("E208", f"the explanation of {draft.name} comes before its answers", number,
+                       hint="put the > explanation lines after the options or answers")
+            return "blank"
+        draft.explanation.append(match["rest"])
+
+    def _on_key(self, number, line, match):
+        self.key_lines.append((number, match["rest"], match.start("rest")))
+
+    def _on_stray_star(self, number, line, match):
+        column = line.index("*") + 1
+        kind, option = _classify(line[: column - 1] + " " + line[column:].lstrip())
+        self.error("E209", "a * must stand right before a bullet or a label to mark an option correct",
+                   number, column, "write *• text or *b) text (no space after the *); use • or - as bullets")
+        if kind == "option":
+            self._on_option(number, line, option)
+            self.draft.options[-1].star = True
+        else:
+            return self._on_text(number, line, None)
+
+
+def read(
+    data: str | bytes,
+    *,
+    source: str,
+    defaults: dict | None = None,
+    assets: Callable[[str], bytes] | None = None,
+) -> Quiz:
+    """Read a quiz text; raises SourceError listing every problem found.
+
+    `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
+    path relative to the quiz, or raises OSError; without it, images are an error.
+    """
+    parser = Parser(decode(data, source), source)
+    header, body_start = parse_header(parser.lines, parser.error)
+    header = {**(defaults or {}), **header}
+    parser.markdown = header.get("markup") == "markdown"
+    parser.parse(body_start)
+    if not parser.drafts and not parser.problems:
+        parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
+                     hint="start each question with its number and a dot (1. What is ...?) "
+                     "and list its options under it (• option)")
+    questions = build_questions(parser, header)
+    stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    description = join_lines(parser.description)
+    description_text = parser.text(description) if description else None
+    loaded = _load_assets(parser, assets)
+    if parser.problems:
+        raise SourceError(parser.problems)
+    return Quiz(
+        id=header.get("id") or slug(stem),
+        title=parser.title or stem,
+        description=description_text,
+        lang=header.get("lang"),
+        settings=Settings(
+            shuffle=header.get("shuffle", False),
+            pass_mark=header.get("pass"),
+            feedback=header.get("feedback", "immediate"),
+            attempts=header.get("attempts"),
+            time_limit=header.get("time"),
+        ),
+        tags=header.get("tags", ()),
+        lint_ignore=header.get("lint", ()),
+        questions=tuple(questions),
+        assets=loaded,
+    )
+
+
+def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:
+    """The images the texts refer to, loaded; each problem located at the first mention."""
+    loaded = []
+    for (line, column), src in sorted((_mention(parser, src), src) for src in parser.images):
+        path = src
+        media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
+        problem = None
+        if "://" in src or src.startswith(("data:", "/", "\\")) or path.startswith(".."):
+            problem = ("E162", f"image {src!r} is not a file in the quiz's folder",
+                       "put the image in the quiz's folder (or below it) and refer to it by a relative path")
+        elif media_type is None:
+            problem = ("E163", f"image {src!r} is not a PNG, JPEG, GIF, SVG or WebP file",
+                       "convert it to one of those formats")
+        elif assets is None:
+            problem = ("E161", f"image {src!r} cannot be loaded: the quiz was not read from a folder",
+                       "build the quiz from its file, with its images beside it")
+        if problem is None:
+            try:
+                loaded.append(Asset(path=path, media_type=media_type, data=assets(path)))
+                continue
+            except OSError as exc:
+                problem = ("E161", f"image {src!r} cannot be read: {exc.strerror or exc}",
+                           "check the path: it is relative to the quiz's file")
+        parser.error(problem[0], problem[1], line, column, problem[2], len(src))
+    return tuple(loaded)
+
+
+def _mention(parser: Parser, src: str) -> tuple[int, int]:
+    """Line and column where a text refers to `src` (the first line that holds it)."""
+    for number, line in enumerate(parser.lines, 1):
+        column = line.find(src)
+        if column >= 0:
+            return number, column + 1
+    return 1, 1

@@ -1,0 +1,87 @@
+"""Lint: semantic checks on quizzes, as located diagnostics (docs/lint.md).
+
+    diagnostics = check(quizzes, ignore=("L032",))
+
+Works on the model only, never on source text, so it applies to whatever reader
+built the quizzes. The rules live in `lmsexport/rules/`, one module per topic;
+`RULES` lists them all in code order. A rule is switched off for one quiz by its
+`lint_ignore` (`lint: -L012` in a text header) and for the whole run by `ignore`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Sequence
+
+from ..diagnostics import Diagnostic, Severity, SourceSpan
+from ..model import Quiz
+from . import Finding, Rule, answers, forget, language, limits, placeholders, repeats, structure
+
+RULES: tuple[Rule, ...] = (
+    structure.RULES + placeholders.RULES + language.RULES + answers.RULES + repeats.RULES + limits.RULES
+)
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+
+UNKNOWN_RULE = "L000"
+"""Not a rule: a quiz's `lint:` header names a code that no rule has."""
+
+
+def unknown_codes(codes: Iterable[str]) -> list[str]:
+    return [code for code in codes if code not in BY_CODE]
+
+
+def _origin(quiz: Quiz, source: str | None) -> SourceSpan:
+    """Where findings about the quiz as a whole point: its file (the model has no quiz line)."""
+    if source is None:
+        source = next((q.source.source for q in quiz.questions if q.source), quiz.id)
+    return SourceSpan(source)
+
+
+def _diagnostic(rule: Rule, finding: Finding, origin: SourceSpan) -> Diagnostic:
+    question = finding.question
+    span = question.source if question is not None and question.source is not None else origin
+    return Diagnostic(rule.code, finding.message, span, finding.hint, rule.severity)
+
+
+def _unknown_ignores(quiz: Quiz, origin: SourceSpan) -> Iterator[Diagnostic]:
+    for code in unknown_codes(quiz.lint_ignore):
+        yield Diagnostic(
+            UNKNOWN_RULE,
+            f"lint: switches off {code}, but there is no such rule",
+            origin,
+            f"check the code against docs/lint.md (rules: {', '.join(BY_CODE)})",
+            Severity.WARNING,
+        )
+
+
+def check(
+    quizzes: Sequence[Quiz], *, ignore: Iterable[str] = (), sources: Sequence[str] | None = None
+) -> list[Diagnostic]:
+    """Every finding of every rule not switched off, in quiz order, then line, then code.
+
+    `sources` names the file each quiz came from, for findings about a whole quiz
+    and for quizzes whose questions carry no position (the JSON reader's); by
+    default it is taken from the questions' positions, else the quiz id.
+    Raises ValueError for an unknown code in `ignore`.
+    """
+    ignore = set(ignore)
+    if unknown_codes(ignore):
+        raise ValueError(f"unknown lint rule(s): {', '.join(sorted(unknown_codes(ignore)))}")
+    origins = [_origin(quiz, sources[i] if sources else None) for i, quiz in enumerate(quizzes)]
+    found: list[tuple[int, Diagnostic]] = []
+    try:
+        for index, quiz in enumerate(quizzes):  # quiz by quiz: the rules share its parts
+            found += ((index, d) for d in _unknown_ignores(quiz, origins[index]))
+            for rule in RULES:
+                if not rule.batch and rule.code not in ignore and rule.code not in quiz.lint_ignore:
+                    found += ((index, _diagnostic(rule, f, origins[index])) for f in rule.function(quiz))
+    finally:
+        forget()
+    for rule in RULES:
+        if rule.batch and rule.code not in ignore and not all(rule.code in quiz.lint_ignore for quiz in quizzes):
+            found += (
+                (index, _diagnostic(rule, finding, origins[index]))
+                for index, finding in rule.function(quizzes)
+                if rule.code not in quizzes[index].lint_ignore
+            )
+    found.sort(key=lambda item: (item[0], item[1].span.line, item[1].span.column, item[1].code))
+    return [diagnostic for _, diagnostic in found]

@@ -17,21 +17,27 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, SourceError
 from .model import Quiz
+from ._version import __version__
 from .package import Package
 
-from ._version import __version__
 __all__ = ["Diagnostic", "Package", "Quiz", "SourceError", "build", "read", "validate", "write"]
 
 
-def read(path: str | Path, data: str | bytes | None = None) -> Quiz:
-    """Read a quiz from a file (or from `data`, with `path` naming it in messages)."""
+def read(path: str | Path, data: str | bytes | None = None, *, format: str | None = None) -> Quiz:
+    """Read a quiz from a file (or from `data`, with `path` naming it in messages).
+
+    The reader is the one `format` names (`lmsexport formats`), else the one the file's
+    suffix and content call for: a `.xml` may be Moodle XML or a QTI 2.1 item, a `.zip` a
+    QTI 2.1 package."""
     from .batch.pipeline import read_source
-    from .formats import reader_for
+    from .formats import reader, reader_for
 
     path = Path(path)
     if data is None:
-        return read_source(path)
-    return reader_for(path).read(data, source=path.as_posix())
+        return read_source(path, format=format)
+    sniffed = data.encode("utf-8") if isinstance(data, str) else data
+    chosen = reader(format) if format else reader_for(path, sniffed)
+    return chosen.read(data, source=path.as_posix())  # from memory: no folder to load images from
 
 
 def write(quiz: Quiz, format: str) -> Package:

@@ -91,6 +91,16 @@ def _format_names(ctx, param, values: tuple[str, ...]) -> list[str]:
         raise click.BadParameter(f"{exc} (see lmsexport formats)") from None
 
 
+def _source_format(ctx, param, value: str | None) -> str | None:
+    if value is None:
+        return None
+    readable = registry.readable()
+    if value not in readable:
+        raise click.BadParameter(f"unknown input format {value!r}; choose from {', '.join(readable)} "
+                                 "(see lmsexport formats)")
+    return value
+
+
 def _load_config(path: Path | None):
     from .batch import config
 
@@ -173,13 +183,18 @@ def _echo_result(result, verbose: bool) -> None:
 @click.option("--no-lint", is_flag=True, help="Do not run lmsexport lint's checks.")
 @click.option("--bank", metavar="NAME",
               help="With --format moodle: one question bank OUT/NAME.moodle.xml holding every quiz, a category each.")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read every source as this format (text, json, moodle, qti21) instead of by its suffix "
+                   "and content.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 @click.option("-v", "--verbose", is_flag=True, help="One line per source even on a terminal, with its timing.")
 def build(paths, formats, out, jobs, force, fail_fast, report, config_path, strict, ignore, no_lint, bank,
-          quiet, verbose) -> None:
+          source_format, quiet, verbose) -> None:
     """Build packages from quiz files and folders of them.
 
-    Folders are searched for sources (.txt, .quiz, .json). Each quiz becomes
+    Folders are searched for sources (.txt, .quiz, .json, .xml, .zip), never the output
+    folder nor another build's; a file's content decides its format where a suffix is
+    shared (a .xml is Moodle XML or a QTI item), unless --from names it. Each quiz becomes
     OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
     A source with errors is reported with file, line and a hint, and nothing is
     written for it; the other sources are still built (exit status 1). Sources
@@ -199,7 +214,8 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         raise click.UsageError("choose an output format with --format (see lmsexport formats)")
     try:
         formats = registry.expand_formats(formats)
-        sources = find_sources(list(paths))
+        out_dir = out or settings_file.out or Path("dist")
+        sources = find_sources(list(paths), out_dir)
     except (registry.UnknownFormat, FileNotFoundError) as exc:
         raise click.UsageError(str(exc)) from None
     if bank is not None and formats != ["moodle"]:
@@ -209,7 +225,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
                                  param_hint="'--bank'")
     settings = BuildSettings(
         formats=tuple(formats),
-        out_dir=out or settings_file.out or Path("dist"),
+        out_dir=out_dir,
         jobs=jobs or settings_file.jobs or os.cpu_count() or 1,
         force=force,
         fail_fast=fail_fast,
@@ -218,6 +234,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         lint=not no_lint,
         lint_ignore=tuple(ignore),
         strict=strict,
+        source_format=source_format,
     )
     started = time.perf_counter()
     progress = _Progress(len(sources), quiet, verbose)
@@ -276,13 +293,14 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
 @main.command()
 def formats() -> None:
     """List the output formats (for --format) and the source formats read."""
-    click.echo("Output formats:")
-    for name, (_, _, description) in registry.WRITERS.items():
-        click.echo(f"  {name:<10} {description}")
-    click.echo(f"  {'all':<10} {', '.join(registry.ALL)}")
-    click.echo("Source files read:")
-    for suffix, name in registry.READER_EXTENSIONS.items():
-        click.echo(f"  {suffix:<10} {name}")
+    click.echo("Output formats (--format):")
+    for name, (_, flavour) in registry.flavours().items():
+        click.echo(f"  {name:<10} {flavour.description}")
+    click.echo(f"  {'all':<10} {', '.join(registry.everything())}")
+    click.echo("Source formats (--from), by file suffix; where formats share a suffix, the content decides:")
+    for module in registry.declarations():
+        if module.EXTENSIONS:
+            click.echo(f"  {module.NAME:<10} {' '.join(module.EXTENSIONS):<12} {module.DESCRIPTION}")
 
 
 @main.command()

@@ -24,6 +24,19 @@ MANIFEST = "imsmanifest.xml"
 
 
 @dataclass(frozen=True)
+class Flavour:
+    """One thing `--format` names: a format's writer in one flavour (SCORM `1.2` / `2004`)."""
+
+    name: str
+    """The `--format` value, the output subfolder of a multi-format build and the golden folder."""
+    description: str
+    flavour: str = ""
+    """What the writer receives as `WriteOptions.flavour`."""
+    in_all: bool = True
+    """Whether `--format all` builds it (every LMS format; not the JSON model)."""
+
+
+@dataclass(frozen=True)
 class WriteOptions:
     """How to write: the flavour of a format that has several (SCORM `1.2` / `2004`)."""
 

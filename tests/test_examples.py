@@ -23,7 +23,7 @@ def test_api_example_runs():
     assert "valid" in out.stdout and "built ['features.json']" in out.stdout
 
 
-@pytest.mark.parametrize("format_name", sorted(registry.WRITERS))
+@pytest.mark.parametrize("format_name", sorted(registry.flavours()))
 def test_feature_example_builds_in_every_format(format_name):
     quiz = lmsexport.read(EXAMPLES / "features.txt")
     package = lmsexport.write(quiz, format_name)

@@ -66,7 +66,7 @@ def test_bank_warnings_go_to_the_source_they_are_about(tmp_path):
 def test_the_moodle_format_is_listed():
     result = CliRunner().invoke(main, ["formats"])
     assert "moodle     Moodle XML question bank (.moodle.xml) for Question bank > Import" in result.stdout
-    assert "  .xml       moodle" in result.stdout
+    assert "  moodle     .xml         Moodle XML question bank" in result.stdout
 
 
 def test_build_help_explains_bank():

@@ -30,9 +30,11 @@ def _features() -> dict[str, bytes]:
     return dict(writer.write(lmsexport.read(ROOT / "examples" / "features.txt")).files)
 
 
-def test_registered_by_name_only():
-    assert registry.reader("qti21") is reader
-    assert ".zip" not in registry.READER_EXTENSIONS
+def test_packages_and_item_files_reach_the_reader_through_read():
+    package = writer.write(lmsexport.read(ROOT / "examples" / "features.txt")).to_bytes()
+    assert lmsexport.read("features.qti.zip", package) == reader.read(package, source="features.qti.zip")
+    item = lmsexport.read(FIXTURES / "choice.xml")
+    assert item == reader.read((FIXTURES / "choice.xml").read_bytes(), source="choice.xml")
 
 
 def test_an_ims_sample_item_reads_as_a_one_question_quiz():

@@ -25,7 +25,7 @@ class BankBuild(Build):
         self.settings = replace(self.settings, formats=(), force=True)
         results = []
         owners: dict[str, str] = {}
-        for result, _ in self._make_all(find_sources(paths)):
+        for result, _ in self._make_all(find_sources(paths, self.settings.out_dir)):
             if result.quiz is not None:
                 owner = owners.setdefault(result.quiz.id, result.source)
                 if owner != result.source:

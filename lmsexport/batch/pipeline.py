@@ -27,7 +27,7 @@ from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .memory import return_freed_memory
 from ..model import Quiz
 from ..package import Zipping, write_atomic
-from .state import BuildState, content_hash, fingerprint
+from .state import STATE_FILE, BuildState, content_hash, fingerprint
 from ..validation import validate_files
 
 if TYPE_CHECKING:
@@ -62,6 +62,8 @@ class BuildSettings:
     lint_ignore: tuple[str, ...] = ()
     strict: bool = False
     """Warnings are errors: a source with any gets nothing written."""
+    source_format: str | None = None
+    """The format every source is read as (`--from`), instead of each file's suffix and content."""
 
 
 @dataclass
@@ -90,12 +92,16 @@ class SourceResult:
         return [d for d in self.diagnostics if d.severity == Severity.WARNING]
 
 
-def find_files(paths: list[Path], suffixes) -> list[Path]:
-    """Files named directly, plus those with one of `suffixes` under named folders (not hidden)."""
+def find_files(paths: list[Path], suffixes, skip: Callable[[Path, list[str]], bool] | None = None) -> list[Path]:
+    """Files named directly, plus those with one of `suffixes` under named folders (not hidden,
+    nor those `skip(folder, file_names)` refuses)."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
             for folder, subfolders, files in os.walk(path):
+                if skip is not None and skip(Path(folder), files):
+                    subfolders[:] = []
+                    continue
                 subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
                 found += sorted(
                     Path(folder, name)
@@ -109,9 +115,17 @@ def find_files(paths: list[Path], suffixes) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def find_sources(paths: list[Path]) -> list[Path]:
-    """Quiz sources: files named directly, plus known source suffixes under folders."""
-    return find_files(paths, registry.READER_EXTENSIONS)
+def find_sources(paths: list[Path], out_dir: Path | None = None) -> list[Path]:
+    """Quiz sources: files named directly, plus known source suffixes under folders.
+
+    A folder search never enters `out_dir` nor any folder holding a build's state file:
+    the packages lmsexport wrote are not read back as sources."""
+    out = out_dir.resolve() if out_dir is not None else None
+
+    def built(folder: Path, files: list[str]) -> bool:
+        return STATE_FILE in files or folder.resolve() == out
+
+    return find_files(paths, registry.source_suffixes(), built)
 
 
 def _validate_path(path: Path) -> list[Diagnostic]:
@@ -124,10 +138,10 @@ def _validate_path(path: Path) -> list[Diagnostic]:
     return validate_bytes(data, source=path.as_posix())
 
 
-def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None):
+def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None):
     """The source's quiz and no problems, or None and every problem found."""
     try:
-        return read_source(path, data, defaults), []
+        return read_source(path, data, defaults, format), []
     except SourceError as exc:
         return None, exc.diagnostics
     except registry.UnknownFormat as exc:
@@ -161,15 +175,20 @@ def _unreadable(source: str, exc: OSError) -> SourceError:
     return SourceError([Diagnostic("E001", f"cannot read the file: {reason}", SourceSpan(source))])
 
 
-def read_source(path: Path, data: bytes | None = None, defaults: dict | None = None) -> Quiz:
-    """Read one file into the model; OS and encoding problems become SourceErrors."""
+def read_source(path: Path, data: str | bytes | None = None, defaults: dict | None = None,
+                format: str | None = None) -> Quiz:
+    """Read one file into the model with the reader `format` names, else the one its suffix
+    and content call for; OS and encoding problems become SourceErrors."""
     source = path.as_posix()
     if data is None:
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise _unreadable(source, exc) from None
-    reader = registry.reader_for(path)
+    if format is not None:
+        reader = registry.reader(format)
+    else:
+        reader = registry.reader_for(path, data.encode("utf-8") if isinstance(data, str) else data)
     accepted = getattr(reader, "READ_OPTIONS", ())
     options = {"defaults": defaults, "assets": _asset_loader(path.parent)}
     return reader.read(data, source=source, **{name: options[name] for name in accepted})
@@ -198,7 +217,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
     """Read, write and validate one source, in memory (runs in a worker process)."""
     started = time.perf_counter()
     result = SourceResult(path.as_posix())
-    result.quiz, result.diagnostics = _read_one(path, data, defaults)
+    result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format)
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
         result.inputs = {(path.parent / a.path).as_posix(): content_hash(a.data) for a in result.quiz.assets}
@@ -265,7 +284,7 @@ class Build:
             return BankBuild(self.settings).run(paths, on_made)
         results, prints, claimed = [], {}, {}
         try:
-            for result, print_ in self._make_all(find_sources(paths)):
+            for result, print_ in self._make_all(find_sources(paths, self.settings.out_dir)):
                 results.append(result)
                 prints[result.source] = print_
                 _claim(result, claimed)
@@ -315,7 +334,7 @@ class Build:
 
     def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
         """`make`, with the source read and linted meanwhile in a child process (background.py)."""
-        read = functools.partial(_read_one, path, data, defaults)
+        read = functools.partial(_read_one, path, data, defaults, self.settings.source_format)
         self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, path.as_posix())
         return make(path, data, defaults, self.settings)
 
@@ -333,7 +352,8 @@ class Build:
             except SourceError as exc:
                 yield SourceResult(source, diagnostics=exc.diagnostics), (path, None, None, "")
                 continue
-            print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults})
+            print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults,
+                                        "from": self.settings.source_format})
             fresh = None if self.settings.force else self.state.fresh(source, print_)
             if fresh is None:
                 yield None, (path, data, defaults, print_)

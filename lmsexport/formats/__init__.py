@@ -1,9 +1,20 @@
-"""Readers and writers by name: plain tables, modules imported on first use.
+"""The registry: every format, known from its own declaration.
 
-Adding a format is one module plus one line here (pandoc's `Readers.hs` list,
-Pygments' `_mapping.py`). Each reader module defines `NAME`, `EXTENSIONS`,
-and `read(data, *, source) -> Quiz`; each writer module
-`NAME` and `write(quiz, options: WriteOptions) -> Package`.
+A format is one package `lmsexport/formats/<name>/` whose `__init__.py` declares it and
+nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
+
+- `NAME`: the folder's name, used by `--from` and `lmsexport.read(..., format=NAME)`;
+- `DESCRIPTION`: one line for `lmsexport formats`;
+- `EXTENSIONS`: the file suffixes its reader takes (`()` when it has no reader);
+- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none);
+- `sniff(data: bytes) -> float`: how sure (0..1) it is that `data` is one of its files, for
+  suffixes several formats share (`.txt`, `.xml`, `.zip`).
+
+Its reader is `<name>/reader` (`read(data, *, source, ...) -> Quiz`), its writer `<name>/writer`
+(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`.
+Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
+`Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
+them only through the functions here.
 """
 
 from __future__ import annotations
@@ -12,74 +23,107 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from ..package import WriteOptions
+from ..package import Flavour, WriteOptions
 
-READERS = {
-    "text": "lmsexport.formats.text.reader",
-    "json": "lmsexport.formats.json.reader",
-    "moodle": "lmsexport.formats.moodle.reader",
-    "qti21": "lmsexport.formats.qti21.reader",
-}
-"""Reader name -> module."""
+FORMATS = ("qti21", "moodle", "scorm", "json", "text")
+"""Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
-READER_EXTENSIONS = {
-    ".txt": "text",
-    ".quiz": "text",
-    ".json": "json",
-    ".xml": "moodle",
-}
-"""File suffix -> reader name; `build` looks for these suffixes in folders."""
-
-WRITERS = {
-    "qti": ("lmsexport.formats.qti21.writer", "", "IMS QTI 2.1 content package (.qti.zip) for Canvas, Blackboard, QTI engines"),
-    "moodle": ("lmsexport.formats.moodle.writer", "", "Moodle XML question bank (.moodle.xml) for Question bank > Import"),
-    "scorm12": ("lmsexport.formats.scorm.writer", "1.2", "SCORM 1.2 package (.scorm12.zip) with a self-contained quiz player"),
-    "scorm2004": ("lmsexport.formats.scorm.writer", "2004", "SCORM 2004 4th edition package (.scorm2004.zip) with a self-contained quiz player"),
-    "json": ("lmsexport.formats.json.writer", "", "the lmsexport model as JSON (for tools and tests)"),
-}
-"""Writer name (the `--format` value) -> (module, flavour, one-line description).
-
-Flavours of one format share a module (pandoc's epub2/epub3): the flavour reaches
-the writer as `WriteOptions.flavour`."""
-
-
-ALL = ("qti", "moodle", "scorm12", "scorm2004")
-"""What `--format all` builds: every LMS format (not the JSON model)."""
+SNIFF_ENOUGH = 0.5
+"""A format whose sniff says at least this much about a file is taken without asking the others."""
 
 
 class UnknownFormat(LookupError):
     """No reader or writer by that name or for that file."""
 
 
+def declaration(name: str) -> ModuleType:
+    """The package of the format `name` (its declaration; readers and writers load on use)."""
+    if name not in FORMATS:
+        raise UnknownFormat(f"unknown format {name!r}; known: {', '.join(FORMATS)}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def declarations() -> list[ModuleType]:
+    return [declaration(name) for name in FORMATS]
+
+
+def readable() -> list[str]:
+    """The formats that have a reader, in registry order."""
+    return [module.NAME for module in declarations() if module.EXTENSIONS]
+
+
 def reader(name: str) -> ModuleType:
-    if name not in READERS:
-        raise UnknownFormat(f"unknown input format {name!r}; known: {', '.join(READERS)}")
-    return importlib.import_module(READERS[name])
+    """The reader module of the format `name` (as `--from` names it)."""
+    if name not in FORMATS or not declaration(name).EXTENSIONS:
+        raise UnknownFormat(f"unknown input format {name!r}; choose from {', '.join(readable())}")
+    return importlib.import_module(f"{__name__}.{name}.reader")
+
+
+def flavours() -> dict[str, tuple[str, Flavour]]:
+    """Every `--format` name -> (its format, its flavour), in registry order."""
+    return {flavour.name: (module.NAME, flavour) for module in declarations() for flavour in module.FLAVOURS}
+
+
+def everything() -> tuple[str, ...]:
+    """What `--format all` builds: every flavour meant for an LMS (not the JSON model)."""
+    return tuple(name for name, (_, flavour) in flavours().items() if flavour.in_all)
 
 
 def writer(name: str) -> tuple[ModuleType, WriteOptions]:
     """The writer module for a `--format` name, and the options that select its flavour."""
-    if name not in WRITERS:
-        raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(WRITERS)}")
-    module, flavour, _ = WRITERS[name]
-    return importlib.import_module(module), WriteOptions(flavour=flavour)
-
-
-def reader_for(path: str | Path) -> ModuleType:
-    """The reader for a file, by its suffix."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in READER_EXTENSIONS:
-        known = ", ".join(sorted(READER_EXTENSIONS))
-        raise UnknownFormat(f"{path}: no reader for {suffix or 'files without a suffix'} (known: {known})")
-    return reader(READER_EXTENSIONS[suffix])
+    known = flavours()
+    if name not in known:
+        raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(known)}")
+    format_name, flavour = known[name]
+    return importlib.import_module(f"{__name__}.{format_name}.writer"), WriteOptions(flavour=flavour.flavour)
 
 
 def expand_formats(names: list[str]) -> list[str]:
     """Writer names from `--format` values (`all`, comma lists), in order, each once."""
-    expanded = []
+    known = flavours()
+    expanded: list[str] = []
     for name in names:
-        expanded += ALL if name == "all" else [name]
+        expanded += everything() if name == "all" else [name]
     for name in expanded:
-        if name not in WRITERS:
-            raise UnknownFormat(f"unknown format {name!r}; choose from {', '.join([*WRITERS, 'all'])}")
+        if name not in known:
+            raise UnknownFormat(f"unknown format {name!r}; choose from {', '.join([*known, 'all'])}")
     return list(dict.fromkeys(expanded))
+
+
+def source_suffixes() -> frozenset[str]:
+    """Every suffix some reader takes: what a folder search looks for."""
+    return frozenset(suffix for module in declarations() for suffix in module.EXTENSIONS)
+
+
+def candidates(path: str | Path) -> list[ModuleType]:
+    """The declarations of the formats whose readers take files with this suffix."""
+    suffix = Path(path).suffix.lower()
+    return [module for module in declarations() if suffix in module.EXTENSIONS]
+
+
+def detect(path: str | Path, data: bytes) -> tuple[str, float]:
+    """The format that reads `data` (named `path`), and how sure its sniff is (0..1).
+
+    Formats that take the suffix are asked in registry order; the first to be sure enough
+    wins, otherwise the most confident, otherwise the first (whose reader says what is wrong)."""
+    found = candidates(path)
+    if not found:
+        known = ", ".join(sorted(source_suffixes()))
+        suffix = Path(path).suffix.lower() or "files without a suffix"
+        raise UnknownFormat(f"{Path(path).as_posix()}: no reader for {suffix} (known: {known}); "
+                            "name the format with --from")
+    if len(found) == 1:
+        return found[0].NAME, found[0].sniff(data)
+    best, best_score = found[0], -1.0
+    for module in found:
+        score = module.sniff(data)
+        if score >= SNIFF_ENOUGH:
+            return module.NAME, score
+        if score > best_score:
+            best, best_score = module, score
+    return best.NAME, best_score
+
+
+def reader_for(path: str | Path, data: bytes) -> ModuleType:
+    """The reader for a file: by its suffix, then by its content where suffixes are shared."""
+    return reader(detect(path, data)[0])

@@ -12,8 +12,6 @@ from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...model import MODEL_VERSION, ModelError, Quiz
 from ...textinput import decode
 
-NAME = "json"
-EXTENSIONS = (".json",)
 
 
 def _fail(source: str, message: str, hint: str = "", line: int = 0, column: int = 0):

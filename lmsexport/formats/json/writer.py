@@ -12,7 +12,6 @@ import json
 from ...model import MODEL_VERSION, Quiz
 from ...package import Package, WriteOptions
 
-NAME = "json"
 EXTENSION = ".json"
 
 

@@ -30,8 +30,6 @@ from .rules import category_names, question_name, text_from_html, unmark_languag
 from ...xml import parser
 from .reader_kinds import KIND_READERS, in_lang
 
-NAME = "moodle"
-EXTENSIONS = (".xml",)
 SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
                    "description")
 """The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""

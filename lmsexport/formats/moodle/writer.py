@@ -32,9 +32,8 @@ from ...package import Package, WriteOptions
 from ...xml import element, number, sub
 from .writer_kinds import KIND_WRITERS, grades
 
-__all__ = ["EXTENSION", "NAME", "grades", "write", "write_bank"]
+__all__ = ["EXTENSION", "grades", "write", "write_bank"]
 
-NAME = "moodle"
 EXTENSION = ".moodle.xml"
 PENALTY = 0.3333333
 """Mark lost per wrong try in Moodle's multiple-tries behaviours: qformat_default::defaultquestion()."""

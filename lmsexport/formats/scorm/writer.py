@@ -24,8 +24,7 @@ from ...model import FillBlanks, Quiz
 from ...package import MANIFEST, Package, WriteOptions
 from ...xml import NS, element, number, serialize, sub
 
-NAME = "scorm"
-FLAVOURS = ("1.2", "2004")
+VERSIONS = ("1.2", "2004")
 EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}
 TITLE_LIMIT_12 = 200
 """SCORM 1.2's imscp_rootv1p1p2.xsd: titleType has maxLength 200."""
@@ -200,8 +199,8 @@ def _manifest_2004(quiz: Quiz, files: list[str], title: str, pass_mark: float | 
 def write(quiz: Quiz, options: WriteOptions) -> Package:
     """The SCORM package of `quiz` for `options.flavour` (`1.2` or `2004`)."""
     version = options.flavour
-    if version not in FLAVOURS:
-        raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(FLAVOURS)}")
+    if version not in VERSIONS:
+        raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(VERSIONS)}")
     warnings: list[Diagnostic] = []
     pass_mark = _pass_mark(quiz, warnings)
     if version == "2004":

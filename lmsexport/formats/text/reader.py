@@ -43,8 +43,6 @@ from .header import parse_header
 from ...textinput import decode
 from .questions import Draft, Option, build_questions, join_lines
 
-NAME = "text"
-EXTENSIONS = (".txt", ".quiz")
 READ_OPTIONS = ("defaults", "assets")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
 overrides) and `assets` (a loader for the images the quiz refers to)."""

@@ -20,7 +20,7 @@ import unicodedata
 import zipfile
 from typing import NamedTuple
 
-from .. import names as names
+from .. import names
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
@@ -29,11 +29,6 @@ from ....xml import NS, parser
 from .feedback import Unreadable
 from .items import Item, interactions_of, read_question
 from .text import TextReader, order_assets
-
-NAME = "qti21"
-EXTENSIONS: tuple[str, ...] = ()
-"""Chosen by name only (`lmsexport.read(path)` with this reader): a folder of quizzes
-must not pick up the packages built from it."""
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import names as names
+from .. import names
 from ....model import Text
 from ....xml import NS
 from .text import TextReader

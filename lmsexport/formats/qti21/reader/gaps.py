@@ -13,7 +13,7 @@ import copy
 import re
 import unicodedata
 
-from .. import names as names
+from .. import names
 from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
 from ....xml import NS

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from .. import names as names
+from .. import names
 from ....diagnostics import SourceSpan
 from ....model import Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
 from ....xml import NS

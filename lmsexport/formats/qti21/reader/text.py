@@ -14,7 +14,7 @@ import posixpath
 import unicodedata
 from html import escape
 
-from .. import names as names
+from .. import names
 from ....math import MATHML, annotation_tex
 from ....model import MEDIA_TYPES, Asset, ModelError, Text
 from ....xml import NS

@@ -18,7 +18,7 @@ feedback. Text goes through qti21_body.py; the test and the manifest are qti21_p
 
 from __future__ import annotations
 
-from .. import names as names
+from .. import names
 from ....diagnostics import Diagnostic, Severity, SourceSpan
 from ....model import Question, Quiz
 from ....package import MANIFEST, Package, WriteOptions
@@ -29,7 +29,6 @@ from .body import TextWriter
 from .manifest import ITEM_SCHEMA, ItemInfo, write_manifest, write_test
 from .processing import condition, feedback_outcome, float_outcome, full_marks, show, template_rules, x
 
-NAME = "qti"
 EXTENSION = ".qti.zip"
 
 _KINDS = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import names as names
+from .. import names
 from ....model import Choice, Description, Essay, Matching, MultipleChoice, Ordering, Question, Text, TrueFalse
 from ....xml import number, sub
 from .body import TextWriter

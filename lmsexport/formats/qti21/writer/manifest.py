@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import names as names
+from .. import names
 from ....model import Asset, Question, Quiz
 from ....xml import NS, built_once, element, number, sub
 from .body import TextWriter

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal
 
-from .. import names as names
+from .. import names
 from ....xml import built_once, element, number
 
 STEP = Decimal("0.0000001")

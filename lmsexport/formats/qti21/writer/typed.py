@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 
-from .. import names as names
+from .. import names
 from ....model import Answer, FillBlanks, Gap, Numeric, ShortAnswer, Text
 from ....xml import sub
 from .body import gap_token

@@ -13,31 +13,44 @@ Errors in sources raise `SourceError`, whose `diagnostics` say file, line and wh
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
-from .diagnostics import Diagnostic, SourceError
+from .diagnostics import ConversionWarning, Diagnostic, Log, SourceError
 from .model import Quiz
 from ._version import __version__
 from .package import Package
 
-__all__ = ["Diagnostic", "Package", "Quiz", "SourceError", "build", "read", "validate", "write"]
+__all__ = ["ConversionWarning", "Diagnostic", "Log", "Package", "Quiz", "SourceError", "__version__", "build", "read",
+           "validate", "write"]
 
 
-def read(path: str | Path, data: str | bytes | None = None, *, format: str | None = None) -> Quiz:
+def read(path: str | Path, data: str | bytes | None = None, *, format: str | None = None,
+         log: Log | None = None) -> Quiz:
     """Read a quiz from a file (or from `data`, with `path` naming it in messages).
 
     The reader is the one `format` names (`lmsexport formats`), else the one the file's
     suffix and content call for: a `.xml` may be Moodle XML or a QTI 2.1 item, a `.zip` a
-    QTI 2.1 package."""
+    QTI 2.1 package. What the source holds that the model cannot (a question of an unknown
+    type, a dropped feature) is a warning in `log`; without a log each is issued as a
+    `ConversionWarning` (Python's `warnings`), never dropped."""
     from .batch.pipeline import read_source
     from .formats import reader, reader_for
 
     path = Path(path)
+    caught = Log() if log is None else log
     if data is None:
-        return read_source(path, format=format)
-    sniffed = data.encode("utf-8") if isinstance(data, str) else data
-    chosen = reader(format) if format else reader_for(path, sniffed)
-    return chosen.read(data, source=path.as_posix())  # from memory: no folder to load images from
+        quiz = read_source(path, format=format, log=caught)
+    else:
+        sniffed = data.encode("utf-8") if isinstance(data, str) else data
+        chosen = reader(format) if format else reader_for(path, sniffed)
+        accepted = getattr(chosen, "READ_OPTIONS", ())
+        # From memory: no folder to load images from.
+        quiz = chosen.read(data, source=path.as_posix(), **({"log": caught} if "log" in accepted else {}))
+    if log is None:
+        for diagnostic in caught.diagnostics:
+            warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
+    return quiz
 
 
 def write(quiz: Quiz, format: str) -> Package:

@@ -84,3 +84,29 @@ class SourceError(Exception):
             diagnostics, key=lambda d: (d.span.source, d.span.line, d.span.column)
         )
         super().__init__("\n".join(d.render() for d in self.diagnostics))
+
+
+class ConversionWarning(UserWarning):
+    """A `Log` entry issued through Python's `warnings` where the caller gave no log."""
+
+
+class Log:
+    """The warnings of one read or one write: what a format could not carry, or carried differently.
+
+    Every reader and writer reports through one of these (pandoc's `report`), so every such
+    message has the same shape: where (`span`), which question, what, and what to do. Nothing a
+    format cannot carry is dropped without an entry here; `--strict` makes entries fatal."""
+
+    __slots__ = ("diagnostics",)
+
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+
+    def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, hint, Severity.WARNING))
+
+    def unsupported(self, code: str, span: SourceSpan, *, format: str, feature: str, instead: str,
+                    question: str | None = None, hint: str = "") -> None:
+        """`format` cannot carry `feature` (of `question`, e.g. "question 3"); the learner gets `instead`."""
+        subject = f"{question}: " if question else ""
+        self.warn(code, f"{subject}{format} cannot carry {feature}; {instead}", span, hint)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import background, config
 from .. import formats as registry
-from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from ..diagnostics import Diagnostic, Log, Severity, SourceError, SourceSpan
 from .memory import return_freed_memory
 from ..model import Quiz
 from ..package import Zipping, write_atomic
@@ -139,9 +139,10 @@ def _validate_path(path: Path) -> list[Diagnostic]:
 
 
 def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None):
-    """The source's quiz and no problems, or None and every problem found."""
+    """The source's quiz and its reader's warnings, or None and every problem found."""
+    log = Log()
     try:
-        return read_source(path, data, defaults, format), []
+        return read_source(path, data, defaults, format, log), log.diagnostics
     except SourceError as exc:
         return None, exc.diagnostics
     except registry.UnknownFormat as exc:
@@ -176,9 +177,10 @@ def _unreadable(source: str, exc: OSError) -> SourceError:
 
 
 def read_source(path: Path, data: str | bytes | None = None, defaults: dict | None = None,
-                format: str | None = None) -> Quiz:
+                format: str | None = None, log: Log | None = None) -> Quiz:
     """Read one file into the model with the reader `format` names, else the one its suffix
-    and content call for; OS and encoding problems become SourceErrors."""
+    and content call for; OS and encoding problems become SourceErrors, and what the reader
+    could not carry into the model goes to `log`."""
     source = path.as_posix()
     if data is None:
         try:
@@ -190,7 +192,7 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
     else:
         reader = registry.reader_for(path, data.encode("utf-8") if isinstance(data, str) else data)
     accepted = getattr(reader, "READ_OPTIONS", ())
-    options = {"defaults": defaults, "assets": _asset_loader(path.parent)}
+    options = {"defaults": defaults, "assets": _asset_loader(path.parent), "log": log if log is not None else Log()}
     return reader.read(data, source=source, **{name: options[name] for name in accepted})
 
 

@@ -75,7 +75,7 @@ def build(paths, formats, out_dir, **options):
     """Build every source under `paths` into `out_dir`: one result per source.
 
     `options` are those of `lmsexport.batch.pipeline.BuildSettings` (jobs, force, fail_fast,
-    bank, lint, lint_ignore, strict, defaults)."""
-    from .batch.pipeline import build as run_build
+    bank, lint, lint_ignore, strict, defaults, source_format)."""
+    from .batch.builds import build as run_build
 
     return run_build([Path(p) for p in paths], list(formats), Path(out_dir), **options)

@@ -205,7 +205,8 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     import os
 
     from .model import is_identifier
-    from .batch.pipeline import Build, BuildSettings, OutputInvalid, find_sources
+    from .batch.builds import builder
+    from .batch.pipeline import BuildSettings, OutputInvalid, find_sources
     from .batch.report import summary, to_json
 
     settings_file = _load_config(config_path)
@@ -239,7 +240,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     started = time.perf_counter()
     progress = _Progress(len(sources), quiet, verbose)
     try:
-        results = Build(settings).run(list(paths), on_made=progress)
+        results = builder(settings).run(list(paths), on_made=progress)
     except OutputInvalid as exc:
         progress.close()
         _echo_diagnostics(exc.diagnostics)

@@ -14,7 +14,10 @@ import casefile
 import lmsexport
 from conftest import ROOT
 from lmsexport import SourceError
-from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.model import (
+    Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer, Text, TrueFalse,
+)
 from lmsexport.formats.moodle import reader as reader
 from lmsexport.validation import validate_bytes
 from lmsexport.formats.moodle import writer as writer

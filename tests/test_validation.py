@@ -6,9 +6,10 @@ import socket
 
 import pytest
 
-from lmsexport import validation
+from lmsexport import schemas
 from lmsexport.package import MANIFEST, zip_bytes
-from lmsexport.validation import SCHEMA_FILES, load_schema, schema_dir, validate_bytes
+from lmsexport.schemas import SCHEMA_FILES, load_schema, schema_dir
+from lmsexport.validation import validate_bytes
 
 CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
 
@@ -37,10 +38,10 @@ def test_unmapped_remote_import_is_refused(tmp_path, monkeypatch):
         '<xs:import namespace="urn:x" schemaLocation="http://example.org/x.xsd"/></xs:schema>',
         encoding="utf-8",
     )
-    monkeypatch.setattr(validation, "schema_dir", lambda: tmp_path)
+    monkeypatch.setattr(schemas, "schema_dir", lambda: tmp_path)
     monkeypatch.setitem(SCHEMA_FILES, "remote", "remote.xsd")
     load_schema.cache_clear()
-    with pytest.raises(validation.SchemaError):
+    with pytest.raises(schemas.SchemaError):
         load_schema("remote")
     load_schema.cache_clear()
 

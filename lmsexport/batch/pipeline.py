@@ -280,10 +280,6 @@ class Build:
 
     def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
         """Build every source under `paths`; `on_made` sees each source once it is made."""
-        if self.settings.bank:
-            from .bank import BankBuild
-
-            return BankBuild(self.settings).run(paths, on_made)
         results, prints, claimed = [], {}, {}
         try:
             for result, print_ in self._make_all(find_sources(paths, self.settings.out_dir)):
@@ -412,9 +408,3 @@ class Build:
                 write_atomic(target, data)  # an identical file is left alone, with its date
             result.written.append(target)
         self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs)
-
-
-def build(paths: list[Path], formats: list[str], out_dir: Path, **options) -> list[SourceResult]:
-    """Build every source under `paths` in every format into `out_dir` (see BuildSettings)."""
-    settings = BuildSettings(tuple(formats), out_dir, **options)
-    return Build(settings).run(paths)

@@ -11,7 +11,8 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
 Its reader is `<name>/reader` (`read(data, *, source, ...) -> Quiz`), its writer `<name>/writer`
-(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`.
+(`write(quiz, options) -> Package`), its part of `validate` `<name>/validation` (see
+lmsexport/validation.py for what that module offers).
 Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
 `Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
 them only through the functions here.
@@ -19,6 +20,7 @@ them only through the functions here.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from pathlib import Path
 from types import ModuleType
@@ -122,6 +124,19 @@ def detect(path: str | Path, data: bytes) -> tuple[str, float]:
         if score > best_score:
             best, best_score = module, score
     return best.NAME, best_score
+
+
+@functools.cache
+def validators() -> list[ModuleType]:
+    """The `validation` modules of the formats that have one, in registry order (for `validate`)."""
+    found = []
+    for name in FORMATS:
+        try:
+            found.append(importlib.import_module(f"{__name__}.{name}.validation"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}.validation":
+                raise
+    return found
 
 
 def reader_for(path: str | Path, data: bytes) -> ModuleType:

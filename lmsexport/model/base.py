@@ -3,7 +3,7 @@
 Readers build these frozen objects, writers consume them; neither knows the other.
 Objects check their own invariants on construction, so a writer can rely on every
 question having an answer key and every identifier being usable in XML. The JSON
-form (`as_dict` / `from_dict`, wrapped by `writers/json.py` and `readers/json.py`)
+form (`data.py`'s free functions, wrapped by the json format's reader and writer)
 carries `MODEL_VERSION` so that the contract is versioned, as pandoc-types does.
 """
 
@@ -239,16 +239,3 @@ class Quiz:
     @property
     def total_points(self) -> float:
         return sum(question.points for question in self.questions)
-
-    def as_dict(self) -> dict:
-        """The JSON-ready form; `from_dict(as_dict())` gives an equal quiz."""
-        from .data import quiz_to_data
-
-        return quiz_to_data(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Quiz:
-        """Build a quiz from its JSON form; raises ModelError, KeyError or TypeError."""
-        from .data import quiz_from_data
-
-        return quiz_from_data(data)

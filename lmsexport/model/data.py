@@ -17,6 +17,7 @@ import types
 import typing
 
 from .base import ModelError, Question, Quiz, Text
+from .kinds import QUESTION_KINDS
 
 
 def to_data(value):
@@ -76,8 +77,6 @@ def _convert(hint, value):
 
 
 def _kind(data: dict) -> type[Question]:
-    from . import QUESTION_KINDS
-
     kind = data.get("kind")
     if kind not in QUESTION_KINDS:
         raise ModelError(f"unknown question kind {kind!r}")

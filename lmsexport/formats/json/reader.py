@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
-from ...model import MODEL_VERSION, ModelError, Quiz
+from ...model import MODEL_VERSION, ModelError, Quiz, quiz_from_data
 from ...textinput import decode
 
 
@@ -32,7 +32,7 @@ def read(data: str | bytes, *, source: str) -> Quiz:
             "write it with this version of lmsexport (lmsexport build --format json)",
         )
     try:
-        return Quiz.from_dict(document["quiz"])
+        return quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise _fail(source, f"the model is not valid: {what}") from None

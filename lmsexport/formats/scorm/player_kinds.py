@@ -8,7 +8,10 @@ entries are left out. Texts go through a `TextConverter` (math, images).
 
 from __future__ import annotations
 
-from ...model import Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer,
+    Text, TrueFalse,
+)
 from .player_text import TextConverter, plain, text_direction
 
 DESCRIPTION_LIMIT = 250

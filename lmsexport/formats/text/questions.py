@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 
 from ...diagnostics import SourceSpan
 from ...ids import letters
-from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
+)
 from .header import KEYS as HEADER_KEYS
 from .choices import apply_key, choice
 

@@ -18,7 +18,10 @@ import dataclasses
 
 from .. import names
 from ....diagnostics import SourceSpan
-from ....model import Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ....model import (
+    Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering,
+    Question, ShortAnswer, Text, TrueFalse,
+)
 from ....xml import NS
 from .feedback import Feedback, Unreadable, picked, variable_of
 from .gaps import credit, read_fill_blanks, score_set, typed_answers

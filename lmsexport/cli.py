@@ -358,7 +358,7 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         raise click.UsageError(str(exc)) from None
     diagnostics += check(quizzes, ignore=ignore, sources=names)
     order = {path.as_posix(): position for position, path in enumerate(sources)}
-    diagnostics.sort(key=lambda d: order.get(d.span.source, len(order)))
+    diagnostics.sort(key=lambda d: order.get(d.span.file, len(order)))
     report = RENDERERS[format_](diagnostics)
     if output is None:
         click.echo(report, nl=False)

@@ -50,6 +50,6 @@ class BankBuild(Build):
             raise OutputInvalid(findings)
         by_source = {result.source: result for result in results}
         for warning in package.warnings:
-            by_source.get(warning.span.source, results[-1]).diagnostics.append(warning)
+            by_source.get(warning.span.file, results[-1]).diagnostics.append(warning)
         write_atomic(target, package.to_bytes())
         results[-1].written.append(target)

@@ -312,7 +312,7 @@ class Build:
 
                 findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
             for finding in findings:
-                by_source[finding.span.source].diagnostics.append(replace(finding, severity=Severity.WARNING))
+                by_source[finding.span.file].diagnostics.append(replace(finding, severity=Severity.WARNING))
         if self.settings.strict:
             for result in results:
                 result.diagnostics = [

@@ -14,12 +14,12 @@ message points into the archive the way a course designer can follow.
 
 from __future__ import annotations
 
-import io
+import codecs
 import posixpath
-import zipfile
 
 from lxml import etree
 
+from .archive import read_zip
 from .diagnostics import Diagnostic
 from .package import MANIFEST
 from .schemas import finding
@@ -139,15 +139,14 @@ def _manifest_rules(root, files: dict[str, bytes], source: str) -> list[Diagnost
 def validate_bytes(data: bytes, *, source: str) -> list[Diagnostic]:
     """Validate a file some tool wrote: a zip package, an XML document or a model JSON."""
     if data.startswith(b"PK"):
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                files = {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
-        except (zipfile.BadZipFile, OSError) as exc:
-            return [finding("V104", source, f"not a readable zip file: {exc}")]
-        if MANIFEST not in files:
-            return [finding("V105", source, f"the package has no {MANIFEST} at its root",
-                            hint="a content package (QTI, SCORM) must have imsmanifest.xml at the top of the zip")]
-        return validate_files(files, source=source)
+        archive = read_zip(data, source)
+        if MANIFEST not in archive.files:
+            return archive.problems or [finding(
+                "V105", source, f"the package has no {MANIFEST} at its root",
+                hint="a content package (QTI, SCORM) must have imsmanifest.xml at the top of the zip")]
+        return archive.problems + validate_files(archive.files, source=source)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return validate_xml(data, source=source)  # the parser reads the BOM
     start = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if start.startswith(b"{"):
         return _validate_model_json(data, source)

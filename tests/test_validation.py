@@ -68,7 +68,7 @@ def test_manifest_rules_find_missing_unlisted_and_duplicate(tmp_path):
 @pytest.mark.parametrize(
     "data, code",
     [
-        (b"PK\x03\x04 not really", "V104"),
+        (b"PK\x03\x04 not really", "A102"),
         (zip_bytes({"a.xml": b"<a/>"}), "V105"),
         (b"<quiz><unclosed></quiz>", "V101"),
         (b"<svg/>", "V102"),

@@ -14,13 +14,12 @@ conditions) is an error at its place, never dropped.
 
 from __future__ import annotations
 
-import io
 import posixpath
 import unicodedata
-import zipfile
 from typing import NamedTuple
 
 from .. import names
+from ....archive import read_zip
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
@@ -64,11 +63,11 @@ def _problem(source: str, exc: Exception) -> Diagnostic:
 
 
 def _unzip(data: bytes, source: str) -> dict[str, bytes]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
-    except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
-        raise SourceError([Diagnostic("E801", f"not a readable zip file: {exc}", SourceSpan(source))]) from None
+    """The package's files; any member that is unsafe or unreadable refuses the package."""
+    archive = read_zip(data, source)
+    if archive.problems:
+        raise SourceError(archive.problems)
+    return archive.files
 
 
 def _parse(content: bytes, source: str):

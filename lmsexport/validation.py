@@ -23,7 +23,7 @@ from .archive import read_zip
 from .diagnostics import Diagnostic
 from .package import MANIFEST
 from .schemas import finding
-from .xml import parser
+from .xml import entity_reference, parser
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
 
@@ -52,12 +52,19 @@ def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
 
 
 def _parse(content: bytes, source: str):
-    """The document's root and no findings, or None and why it is not well-formed."""
+    """The document's root and no findings, or None and why it cannot be checked."""
     try:
-        return etree.fromstring(content, parser()), []
+        root = etree.fromstring(content, parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         return None, [finding("V101", source, f"not well-formed XML: {exc.msg}", line, column)]
+    entity = entity_reference(root)
+    if entity is not None:
+        return None, [finding("V107", source, f"the document uses the entity &{entity[0]}; declared in its DOCTYPE, "
+                              "which lmsexport never expands", entity[1],
+                              hint="write the text itself instead of the entity; importers that expand entities "
+                              "are open to XML bombs")]
+    return root, []
 
 
 def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:

@@ -27,7 +27,7 @@ from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import slug
 from ...model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
 from .rules import category_names, question_name, text_from_html, unmark_language
-from ...xml import parser
+from ...xml import entity_reference, parser
 from .reader_kinds import KIND_READERS, in_lang
 
 SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
@@ -82,6 +82,9 @@ def read(data: str | bytes, *, source: str) -> Quiz:
     return reader.quiz(drafts)
 
 
+_ENTITY_HINT = "write the text itself: lmsexport never expands entities (they are how XML bombs work)"
+
+
 def _parse(data: str | bytes, source: str):
     from lxml import etree
 
@@ -91,6 +94,10 @@ def _parse(data: str | bytes, source: str):
         line, column = exc.position
         raise SourceError([Diagnostic("E601", f"not well-formed XML: {exc.msg}", SourceSpan(source, line, column),
                                       "Moodle refuses it too; fix the XML, or export the bank again")]) from None
+    entity = entity_reference(root)
+    if entity is not None:
+        raise SourceError([Diagnostic("E608", f"the bank uses the entity &{entity[0]}; declared in its DOCTYPE",
+                                      SourceSpan(source, entity[1]), _ENTITY_HINT)])
     if root.tag != "quiz":
         name = etree.QName(root).localname if isinstance(root.tag, str) else str(root.tag)
         raise SourceError([Diagnostic("E602", f"this XML is not a Moodle question bank: its root element is <{name}>, "

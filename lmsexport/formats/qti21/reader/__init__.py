@@ -24,7 +24,7 @@ from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
-from ....xml import NS, parser
+from ....xml import NS, entity_reference, parser
 from .feedback import Unreadable
 from .items import Item, interactions_of, read_question
 from .text import TextReader, order_assets
@@ -74,11 +74,17 @@ def _parse(content: bytes, source: str):
     from lxml import etree
 
     try:
-        return etree.fromstring(content, parser())
+        root = etree.fromstring(content, parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         where = SourceSpan(source, line, column)
         raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where)]) from None
+    entity = entity_reference(root)
+    if entity is not None:
+        raise SourceError([Diagnostic("E806", f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
+                                      SourceSpan(source, entity[1]), "write the text itself: lmsexport never expands "
+                                      "entities (they are how XML bombs work)")])
+    return root
 
 
 def _identifier(value: str, fallback: str) -> str:

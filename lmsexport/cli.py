@@ -260,6 +260,10 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
     if not quiet:
         click.echo(summary(results, seconds), err=True)
+    if any(result.output_invalid for result in results):
+        click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it",
+                   err=True)
+        sys.exit(EXIT_INVALID_OUTPUT)
     if any(result.failed for result in results):
         sys.exit(1)
 

@@ -171,3 +171,23 @@ def test_a_second_build_of_a_folder_does_not_read_its_own_output(tmp_path):
         result = _build(str(source), "-f", "all", "-o", str(source / "dist"))
         assert result.exit_code == 0, result.output
     assert "dist" not in result.output.replace(f"{source.as_posix()}/dist/", "")
+
+
+def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(tmp_path, monkeypatch):
+    """A writer bug (simulated: validation finds fault with one quiz's package) fails that source
+    alone, with its findings; it is reported as a bug, whatever --jobs is (the result crosses from
+    a worker as data, not as an exception)."""
+    from lmsexport.batch import pipeline
+    from lmsexport.schemas import finding
+
+    real = pipeline.validate_files
+
+    def picky(files, *, source):
+        return [finding("V103", source, "simulated schema error", 1)] if "fsdp-yo" in source else real(files, source=source)
+
+    monkeypatch.setattr(pipeline, "validate_files", picky)
+    result = _build(str(ROOT / "quizzes"), "-f", "qti", "-o", str(tmp_path), "-j", "1")
+    assert result.exit_code == 3, result.output
+    assert "fsdp-yo.qti.zip:1: error: simulated schema error [V103]" in result.stderr
+    assert "fails its own schema; this is a bug" in result.stderr
+    assert sorted(p.name for p in tmp_path.glob("*.zip")) == ["data-parallel-vi.qti.zip", "zero-id.qti.zip"]

@@ -82,6 +82,9 @@ class SourceResult:
     seconds: float = 0.0
     inputs: dict[str, str] = field(default_factory=dict)
     """Other files the source used (its images): path -> content hash, for incremental builds."""
+    output_invalid: bool = False
+    """A package written for it failed its own schema (a bug in lmsexport: exit status 3); its
+    findings are among `diagnostics` and nothing is written for it."""
 
     @property
     def failed(self) -> bool:
@@ -233,7 +236,9 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             findings = validate_files(package.files, source=target.as_posix())
             data = zipping.result()
             if findings:
-                raise OutputInvalid(findings)
+                result.diagnostics += findings
+                result.output_invalid, result.outputs = True, {}
+                break
             result.outputs[target] = data
             del package, zipping  # its files and warnings are taken: free them before the next format
             return_freed_memory()

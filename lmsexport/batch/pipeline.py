@@ -25,6 +25,7 @@ from . import background, config
 from .. import formats as registry
 from ..diagnostics import Diagnostic, Log, Severity, SourceError, SourceSpan
 from .memory import return_freed_memory
+from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
 from ..package import Zipping, write_atomic
 from .state import STATE_FILE, BuildState, content_hash, fingerprint
@@ -300,11 +301,29 @@ class Build:
             if self.forked is not None:
                 self.forked.cancel()
                 self.forked = None
-        for result in results:
-            if not result.skipped:
-                self._write(result, prints[result.source])
-        self.state.save()
+        self._write_all([result for result in results if not result.skipped], prints)
         return results
+
+    def _write_all(self, results: list[SourceResult], prints: dict[str, str]) -> None:
+        """Under the output folder's lock: clear what killed builds left, write every package
+        that passed, then record the state. A folder that cannot be written fails what was to go
+        into it, with the reason; what was written before is recorded."""
+        for result in results:
+            if result.failed:
+                self.state.forget(result.source)
+        if not any(result.outputs for result in results if not result.failed) and not self.state.changed:
+            return  # nothing to write: the output folder is not even created
+        try:
+            with OutputLock(self.settings.out_dir):
+                remove_stale_parts(self.settings.out_dir)
+                for result in results:
+                    if not result.failed:
+                        self._write(result, prints[result.source])
+                self.state.save()
+        except OSError as exc:
+            for result in results:
+                if result.outputs and not result.written:
+                    result.diagnostics.append(unwritable(result.source, self.settings.out_dir, exc))
 
     def _finish(self, results: list[SourceResult]) -> None:
         """Lint what was built (findings become warnings of their source), then apply --strict."""
@@ -405,11 +424,22 @@ class Build:
                 executor.shutdown(cancel_futures=True)
 
     def _write(self, result: SourceResult, print_: str) -> None:
-        if result.failed:
-            self.state.forget(result.source)
-            return
+        """Write one source's packages; if one cannot be, the source fails and is forgotten, so
+        the next build makes it again."""
         for target, data in result.outputs.items():
-            if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
-                write_atomic(target, data)  # an identical file is left alone, with its date
+            try:
+                if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
+                    write_atomic(target, data)  # an identical file is left alone, with its date
+            except OSError as exc:
+                result.diagnostics.append(unwritable(result.source, target, exc))
+                self.state.forget(result.source)
+                return
             result.written.append(target)
         self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs)
+
+
+def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:
+    """Why `source`'s output could not go to `target` (a package, or the output folder)."""
+    reason = exc.strerror or str(exc)
+    return Diagnostic("E004", f"cannot write {target.as_posix()}: {reason}", SourceSpan(source),
+                      "check the free space and the permissions of the output folder (--out), then build again")

@@ -67,8 +67,10 @@ def validate(package: Package | str | Path) -> list[Diagnostic]:
 
     if isinstance(package, Package):
         return validate_files(package.files, source="<package>")
+    from .batch.files import SOURCE_LIMIT, read_regular
+
     path = Path(package)
-    return validate_bytes(path.read_bytes(), source=path.as_posix())
+    return validate_bytes(read_regular(path, SOURCE_LIMIT), source=path.as_posix())
 
 
 def build(paths, formats, out_dir, **options):

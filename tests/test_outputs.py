@@ -76,3 +76,21 @@ def test_two_builds_into_one_folder_take_turns_and_both_are_recorded(tmp_path):
         assert process.wait(timeout=60) == 0, process.stderr.read()
     again = _build(*(str(folder) for folder in sources.values()), "-f", "json", "-o", str(out), "--no-lint")
     assert again.exit_code == 0 and again.stdout.count("up to date") == 2, again.stdout
+
+
+def test_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    image_quiz = tmp_path / "q.txt"
+    image_quiz.write_text("---\nmarkup: markdown\n---\nT\n\n1. ![x](img.png)\n   *• a\n   • b\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "img.png")
+    for args in ([str(fifo)], ["/dev/zero", "--from", "text"], [str(image_quiz)]):
+        result = _build(*args, "-f", "json", "-o", str(tmp_path / "out"))
+        assert result.exit_code == 1, args
+    assert "pipe.txt: error: cannot read the file: it is a named pipe (FIFO)" in _build(
+        str(fifo), "-f", "json", "-o", str(tmp_path / "out")).stderr
+    assert "/dev/zero: error: cannot read the file: it is a device" in _build(
+        "/dev/zero", "--from", "text", "-f", "json", "-o", str(tmp_path / "out")).stderr
+    assert "q.txt:6:9: error: image 'img.png' cannot be read: it is a named pipe (FIFO)" in result.stderr
+    validated = CliRunner().invoke(main, ["validate", str(fifo)])
+    assert validated.exit_code == 1 and "it is a named pipe (FIFO)" in validated.output

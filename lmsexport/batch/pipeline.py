@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from . import background, config
 from .. import formats as registry
 from ..diagnostics import Diagnostic, Log, Severity, SourceError, SourceSpan
+from .files import ASSET_LIMIT, SOURCE_LIMIT, read_regular
 from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
@@ -134,7 +135,7 @@ def find_sources(paths: list[Path], out_dir: Path | None = None) -> list[Path]:
 
 def _validate_path(path: Path) -> list[Diagnostic]:
     try:
-        data = path.read_bytes()
+        data = read_regular(path, SOURCE_LIMIT)
     except OSError as exc:
         return _unreadable(path.as_posix(), exc).diagnostics
     from ..validation import validate_bytes
@@ -188,7 +189,7 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
     source = path.as_posix()
     if data is None:
         try:
-            data = path.read_bytes()
+            data = read_regular(path, SOURCE_LIMIT)
         except OSError as exc:
             raise _unreadable(source, exc) from None
     if format is not None:
@@ -208,7 +209,7 @@ def _asset_loader(folder: Path):
         target = (root / relative).resolve()
         if root not in target.parents:
             raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
-        return target.read_bytes()
+        return read_regular(target, ASSET_LIMIT)
 
     return load
 
@@ -365,7 +366,7 @@ class Build:
         for path in sources:
             source = path.as_posix()
             try:
-                data = path.read_bytes()
+                data = read_regular(path, SOURCE_LIMIT)
             except OSError as exc:
                 yield SourceResult(source, diagnostics=_unreadable(source, exc).diagnostics), (path, None, None, "")
                 continue
@@ -428,7 +429,7 @@ class Build:
         the next build makes it again."""
         for target, data in result.outputs.items():
             try:
-                if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
+                if not (target.exists() and content_hash(read_regular(target, SOURCE_LIMIT)) == content_hash(data)):
                     write_atomic(target, data)  # an identical file is left alone, with its date
             except OSError as exc:
                 result.diagnostics.append(unwritable(result.source, target, exc))

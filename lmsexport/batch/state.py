@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..package import write_atomic
+from .files import SOURCE_LIMIT, read_regular
 
 STATE_FILE = ".lmsexport-state"
 _STATE_VERSION = 1
@@ -57,7 +58,7 @@ class BuildState:
         files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
         for path, expected in files.items():
             try:
-                if content_hash(Path(path).read_bytes()) != expected:
+                if content_hash(read_regular(Path(path), SOURCE_LIMIT)) != expected:
                     return None
             except OSError:
                 return None

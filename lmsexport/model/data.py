@@ -65,7 +65,10 @@ def _convert(hint, value):
     if dataclasses.is_dataclass(hint):
         return from_data(hint, value)
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise ModelError("a number is too large (beyond what a floating-point number holds)") from None
     if hint is bytes and isinstance(value, str):
         try:
             return base64.b64decode(value, validate=True)

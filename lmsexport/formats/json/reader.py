@@ -24,6 +24,10 @@ def read(data: str | bytes, *, source: str) -> Quiz:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _fail(source, f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise _fail(source, "the JSON is nested too deeply to be a quiz model") from None
+    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise _fail(source, "a number in it has too many digits to be read") from None
     version = document.get("lmsexport-model") if isinstance(document, dict) else None
     if version != MODEL_VERSION:
         raise _fail(

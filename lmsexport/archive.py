@@ -24,6 +24,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, SourceSpan
+from .paths import unsafe_path
 
 MEMBER_LIMIT = 256 << 20
 """Bytes one member may inflate to (256 MiB)."""
@@ -53,19 +54,6 @@ class _TooLarge(Exception):
 
 def _problem(code: str, source: str, message: str, hint: str = "") -> Diagnostic:
     return Diagnostic(code, message, SourceSpan(source), hint)
-
-
-def unsafe_name(name: str) -> str | None:
-    """Why a member name (or any package path) would leave the archive, or None if it is safe."""
-    if "\\" in name:
-        return "it holds a backslash, which Windows reads as a folder separator"
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        return "it is an absolute path"
-    if any(part == ".." for part in name.split("/")):
-        return "it climbs out of the archive with '..'"
-    if "\x00" in name:
-        return "it holds a NUL character"
-    return None
 
 
 def read_zip(data: bytes, source: str) -> Archive:
@@ -116,7 +104,7 @@ def _read_members(opened: zipfile.ZipFile, infos: list[zipfile.ZipInfo], source:
 
 def _member_problem(info: zipfile.ZipInfo, seen: set[str], where: str) -> Diagnostic | None:
     """What makes a member unreadable or unsafe before any of its data is inflated."""
-    reason = unsafe_name(info.filename)
+    reason = unsafe_path(info.filename)
     if reason is not None:
         return _problem("A103", where, f"the member name {info.filename!r} is unsafe: {reason}",
                         "an importer could write it outside its folder: rename it to a relative path inside the package")

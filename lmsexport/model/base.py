@@ -17,6 +17,7 @@ from html import escape
 from typing import ClassVar
 
 from ..diagnostics import SourceSpan
+from ..paths import unsafe_path
 
 MODEL_VERSION = 1
 """Major version of the model's JSON form; readers refuse any other."""
@@ -102,9 +103,8 @@ class Asset:
     data: bytes = field(repr=False)
 
     def __post_init__(self) -> None:
-        parts = self.path.split("/")
-        _check(bool(self.path) and not self.path.startswith("/") and ".." not in parts and "" not in parts,
-               f"bad asset path {self.path!r}")
+        reason = unsafe_path(self.path)
+        _check(reason is None and "" not in self.path.split("/"), f"bad asset path {self.path!r}: {reason or 'empty part'}")
         _check(self.media_type in MEDIA_TYPES.values(), f"unsupported media type {self.media_type!r}")
 
 

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import slug
+from ...paths import unsafe_path
 from ...model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
 from .rules import category_names, question_name, text_from_html, unmark_language
 from ...xml import entity_reference, parser
@@ -225,7 +226,13 @@ class MoodleReader:
             links = [f"@@PLUGINFILE@@{quote(folder + name)}", f"@@PLUGINFILE@@{folder}{name}"]
             if not any(link in fragment for link in links):
                 continue
-            target = self._asset(f"{folder.strip('/')}/{name}".lstrip("/"), "".join((file.text or "").split()))
+            path = f"{folder.strip('/')}/{name}".lstrip("/")
+            reason = unsafe_path(path)
+            if reason is not None:
+                self.problem("E609", file, f"the file name {path!r} is unsafe: {reason}",
+                             "an LMS could write it outside its folder: give the file a plain relative name")
+                continue
+            target = self._asset(path, "".join((file.text or "").split()))
             if target in self.assets:
                 self.mentions.setdefault(target, node.sourceline or 0)
             for link in links:

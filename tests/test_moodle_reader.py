@@ -319,11 +319,11 @@ def test_files_of_one_name_in_several_questions_are_told_apart():
     """Each Moodle question has its own file area: two image.png may differ; the same one is kept once."""
     link = "&lt;img src=&quot;@@PLUGINFILE@@/image.png&quot;&gt;"
     document = "<quiz>{}</quiz>".format("".join([
-        _with_file("image.png", link, b"one"), _with_file("image.png", link, b"two"),
-        _with_file("image.png", link, b"one"), _with_file("notes.pdf", "&lt;a href=&quot;@@PLUGINFILE@@/notes.pdf"
+        _with_file("image.png", link, b"\x89PNG one"), _with_file("image.png", link, b"\x89PNG two"),
+        _with_file("image.png", link, b"\x89PNG one"), _with_file("notes.pdf", "&lt;a href=&quot;@@PLUGINFILE@@/notes.pdf"
                                                           "&quot;&gt;notes&lt;/a&gt;", b"%PDF")]))
     quiz = reader.read(document, source="files.xml")
-    assert [(a.path, a.data) for a in quiz.assets] == [("image.png", b"one"), ("q2/image.png", b"two")]
+    assert [(a.path, a.data) for a in quiz.assets] == [("image.png", b"\x89PNG one"), ("q2/image.png", b"\x89PNG two")]
     assert [q.prompt.value for q in quiz.questions[:3]] == [
         '<img src="image.png">', '<img src="q2/image.png">', '<img src="image.png">']
     # The model's assets are images: any other file stays in its text, as a data: URI.

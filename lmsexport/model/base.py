@@ -17,6 +17,7 @@ from html import escape
 from typing import ClassVar
 
 from ..diagnostics import SourceSpan
+from ..images import image_problem
 from ..paths import unsafe_path
 
 MODEL_VERSION = 1
@@ -106,6 +107,8 @@ class Asset:
         reason = unsafe_path(self.path)
         _check(reason is None and "" not in self.path.split("/"), f"bad asset path {self.path!r}: {reason or 'empty part'}")
         _check(self.media_type in MEDIA_TYPES.values(), f"unsupported media type {self.media_type!r}")
+        problem = image_problem(self.data, self.media_type)
+        _check(problem is None, f"{self.path}: {problem}")
 
 
 MEDIA_TYPES = {

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import slug
+from ...images import image_problem
 from ...paths import unsafe_path
 from ...model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
 from .rules import category_names, question_name, text_from_html, unmark_language
@@ -232,12 +233,29 @@ class MoodleReader:
                 self.problem("E609", file, f"the file name {path!r} is unsafe: {reason}",
                              "an LMS could write it outside its folder: give the file a plain relative name")
                 continue
-            target = self._asset(path, "".join((file.text or "").split()))
+            data = "".join((file.text or "").split())
+            problem = self._image_problem(path, data)
+            if problem is not None:
+                self.problem("E610", file, f"the image {path!r} cannot be carried: {problem}",
+                             "replace it in Moodle by a plain image file of the type its name says, and export again")
+                continue
+            target = self._asset(path, data)
             if target in self.assets:
                 self.mentions.setdefault(target, node.sourceline or 0)
             for link in links:
                 fragment = fragment.replace(link, html.escape(target))
         return fragment
+
+    @staticmethod
+    def _image_problem(path: str, data: str) -> str | None:
+        """Why a `<file>` named as an image is not a safe one (other files stay inline, as `data:`)."""
+        media_type = MEDIA_TYPES.get(path[path.rfind("."):].lower()) if "." in path else None
+        if media_type is None:
+            return None
+        try:
+            return image_problem(base64.b64decode(data), media_type)
+        except binascii.Error:
+            return "its base64 data is damaged"
 
     def _asset(self, path: str, data: str) -> str:
         """The asset path for a file (a new one when two questions hold different files of one name)."""

@@ -25,9 +25,8 @@ from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
-from .feedback import Unreadable
 from .items import Item, interactions_of, read_question
-from .text import TextReader, order_assets
+from .text import TextReader, Unreadable, order_assets
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"

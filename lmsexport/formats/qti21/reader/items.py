@@ -23,9 +23,9 @@ from ....model import (
     Question, ShortAnswer, Text, TrueFalse,
 )
 from ....xml import NS
-from .feedback import Feedback, Unreadable, picked, variable_of
+from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, score_set, typed_answers
-from .text import TextReader, html_text, unindent
+from .text import TextReader, Unreadable, html_text, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"

@@ -158,8 +158,9 @@ def _multiple(ctx: Context, q: Parsed, found: list[Option]) -> list[Option] | No
     return found
 
 
-def typed(ctx: Context, q: Parsed, body: Chars) -> list[Typed] | None:
-    """The `=`-separated answers of a short-answer or numerical question; None after reporting a problem."""
+def typed(ctx: Context, q: Parsed, body: Chars, example: str) -> list[Typed] | None:
+    """The `=`-separated answers of a short-answer or numerical question (`example` shows one); None after
+    reporting a problem."""
     pieces = [piece.strip() for piece in body.split("=")]
     pieces = pieces[1:] if pieces and not pieces[0].text else pieces
     found, mark = [], len(ctx.problems)
@@ -175,6 +176,6 @@ def typed(ctx: Context, q: Parsed, body: Chars) -> list[Typed] | None:
     if len(ctx.problems) > mark:
         return None
     if not found:
-        ctx.error("E907", f"{q.label} has no answer", q.brace, "write the accepted answer after =: {=Paris}")
+        ctx.error("E907", f"{q.label} has no answer", q.brace, f"write the accepted answer: {example}")
         return None
     return found

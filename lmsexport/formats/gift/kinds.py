@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from collections.abc import Callable
 
 from ...ids import letters
@@ -29,6 +30,8 @@ from .texts import only_breaks, visible
 _GAP = "\ue002"
 """Stands for the gap while the text around it is read as one."""
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_SENTENCE_END = re.compile(r"[.?!…]+")
+"""Text after the answers that only ends the sentence: Moodle's blank is plainly meant there."""
 _KIND_NAMES = {"multichoice": "multiple-choice", "shortanswer": "short-answer", "numerical": "numeric",
                "truefalse": "true/false", "match": "matching", "essay": "essay"}
 Builder = Callable[[Context, Parsed, str], Question | None]
@@ -74,7 +77,7 @@ def _choice(index: int, option: Option) -> Choice:
 
 
 def build_shortanswer(ctx: Context, q: Parsed, question_id: str) -> Question | None:
-    found = typed(ctx, q, q.answers)
+    found = typed(ctx, q, q.answers, "{=Paris}")
     if found is None or not _full_credit(ctx, q, [row.weight for row in found]):
         return None
     if len(found) == 1 and found[0].text.upper() in ("T", "TRUE", "F", "FALSE"):
@@ -96,7 +99,7 @@ def build_numerical(ctx: Context, q: Parsed, question_id: str) -> Question | Non
     if wrong >= 0:
         body, rest = body[:wrong], body[wrong + 1:]
         incorrect = feedback_of(ctx, q, rest)[1]
-    found = typed(ctx, q, body)
+    found = typed(ctx, q, body, "{#3.14:0.01}")
     if found is None:
         return None
     numbers = [_numeric(ctx, q, row.chars) for row in found]
@@ -114,8 +117,8 @@ def _numeric(ctx: Context, q: Parsed, chars: Chars) -> tuple[float, float] | Non
     parts = [chars[:cut].strip(), chars[cut + skip:].strip()] if skip else [chars.strip()]
     values = []
     for part in parts:
-        value = float(part.text) if _NUMBER.fullmatch(part.text) else math.nan
-        if not math.isfinite(value):
+        value = Decimal(part.text) if _NUMBER.fullmatch(part.text) else Decimal("NaN")
+        if not value.is_finite() or not math.isfinite(float(value)):
             ctx.error("E904", f"{part.text!r} in an answer of {q.label} is not a number", part.anchor,
                       "write numbers with digits and a dot, such as 3.14 (no comma, no unit); a tolerance follows "
                       "a colon (3.14:0.01), a range is min..max (1..5)", len(part.text.split("\n")[0]))
@@ -126,8 +129,9 @@ def _numeric(ctx: Context, q: Parsed, chars: Chars) -> tuple[float, float] | Non
             ctx.error("E904", f"the range {chars.text} of {q.label} ends below its start", chars.anchor,
                       "write the smaller number first: min..max", len(chars.text))
             return None
-        return values[0] / 2 + values[1] / 2, values[1] / 2 - values[0] / 2
-    return values[0], abs(values[1]) if skip else 0.0
+        # In decimal, so 3.141..3.142 is 3.1415 +- 0.0005 exactly as written, not 3.1414999999999997.
+        return float((values[0] + values[1]) / 2), float((values[1] - values[0]) / 2)
+    return float(values[0]), float(abs(values[1])) if skip else 0.0
 
 
 def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:
@@ -140,7 +144,7 @@ def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:
         right = Text(piece[arrow + 2:].strip().text) if arrow >= 0 and piece[arrow + 2:].strip().text else None
         if arrow < 0 or (left is not None and right is None):
             what = "no ->" if arrow < 0 else "nothing after its ->"
-            ctx.error("E906", f"a pair of the matching question {q.label} has {what}", piece.anchor,
+            ctx.error("E906", f"a pair of {q.label} (matching) has {what}", piece.anchor,
                       "write each pair as =item -> its match (=-> answer alone: an answer that matches nothing)",
                       len(piece.text.split("\n")[0]))
         elif left is None:
@@ -150,8 +154,8 @@ def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:
     if len(ctx.problems) > mark:
         return None
     if len(pairs) < 2:
-        ctx.error("E906", f"the matching question {q.label} has {len(pairs)} pair{'s' * (len(pairs) != 1)}; "
-                  "matching needs two or more", q.brace, "add pairs: =item -> its match")
+        ctx.error("E906", f"{q.label} has {len(pairs)} pair{'s' * (len(pairs) != 1)}; a matching question needs "
+                  "two or more", q.brace, "add pairs: =item -> its match")
         return None
     return Matching(**q.head(ctx, question_id, _prompt(ctx, q)), pairs=tuple(pairs), distractors=tuple(distractors))
 
@@ -166,8 +170,8 @@ def _full_credit(ctx: Context, q: Parsed, weights: list[float]) -> bool:
 
 def _prompt(ctx: Context, q: Parsed) -> Text | None:
     """The question text, with Moodle's blank where the answers stood in the missing-word form."""
-    if q.missing_word:
-        after = q.after.strip()
+    after = q.after.strip()
+    if q.missing_word and not _SENTENCE_END.fullmatch(after.text):
         ctx.warn("W904", f"{q.label}: the text after its answers ({after.text[:40]!r}) makes it a missing-word "
                  f"question; the model holds it as a {_KIND_NAMES[q.kind]} question whose text shows a blank "
                  f"({BLANK}) where the answers stood, as Moodle shows it", after.anchor,

@@ -90,7 +90,7 @@ def _category(ctx: Context, found: _Quiz, block: Block) -> None:
     path = block.chars[len(_CATEGORY):].strip()
     if "\n" in path.text:
         ctx.error("E908", "the $CATEGORY: line is followed by more lines; Moodle reads them all as the category's "
-                  "name, so the question after it would be lost", path.offset(path.text.index("\n")),
+                  "name, so the question after it would be lost", path.offset(path.text.index("\n") + 1),
                   "put a blank line after the $CATEGORY: line")
         return
     names = _category_names(path.text)

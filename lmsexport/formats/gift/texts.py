@@ -37,7 +37,7 @@ _DOLLARS = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 _MARKUP = re.compile(r"<[A-Za-z/!][^>]*>|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _IMG = re.compile(r"<img\b[^>]*>")
 _ATTRIBUTE = r'\b{}="([^"]*)"'
-_PLUGINFILE_LINK = re.compile(r'<a\b[^>]*\bhref="@@PLUGINFILE@@[^"]*"[^>]*>(.*?)</a>', re.DOTALL)
+_PLUGINFILE_LINK = re.compile(r'<a\b[^>]*\bhref="(@@PLUGINFILE@@[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
@@ -106,8 +106,8 @@ class Texts:
 
     def _html(self, fragment: str, question: str, locate: Locate) -> Text | None:
         fragment = _DOLLARS.sub(r"\\[\1\\]", safe(fragment))
-        fragment = _PLUGINFILE_LINK.sub(lambda link: self._unlinked(link, question, locate), fragment)
         fragment = _IMG.sub(lambda image: self._image(image.group(), question, locate), fragment)
+        fragment = _PLUGINFILE_LINK.sub(lambda link: self._unlinked(link, question, locate), fragment)
         if not visible(fragment) and "<img" not in fragment:
             return None
         if "<" not in _BREAK.sub("", fragment) and "\n" not in fragment and not _MATH.search(fragment):
@@ -116,8 +116,9 @@ class Texts:
 
     def _unlinked(self, link: re.Match, question: str, locate: Locate) -> str:
         self.log.warn("W903", f"{question}: a link to a file in Moodle's file store (@@PLUGINFILE@@) is left out, "
-                      "with its text kept: a GIFT file does not carry files", locate("@@PLUGINFILE@@"), _PLUGINFILE_HINT)
-        return link.group(1)
+                      "with its text kept: a GIFT file does not carry files", locate(html.unescape(link.group(1))),
+                      _PLUGINFILE_HINT)
+        return link.group(2)
 
     def _image(self, tag: str, question: str, locate: Locate) -> str:
         """The `<img>` as the quiz keeps it: its own, one of the quiz's assets, or its alt text (warned)."""
@@ -153,6 +154,8 @@ class Texts:
             return path, "the GIFT file was not read from a folder"
         try:
             self.assets[path] = Asset(path=path, media_type=media_type, data=self.loader(path))
+        except FileNotFoundError:
+            return path, "there is no such file beside the GIFT file"
         except OSError as exc:
             return path, f"it cannot be read ({exc.strerror or exc})"
         except ModelError:

@@ -71,7 +71,7 @@ def weight(ctx: Context, q: Parsed, chars: Chars) -> tuple[float | None, Chars]:
 def feedback_of(ctx: Context, q: Parsed, chars: Chars) -> tuple[Chars, Text | None]:
     """An answer's text and its `#feedback` (commentparser(): the first `#` splits them)."""
     text, *rest = chars.split("#", 2)
-    feedback = ctx.text(rest[0], q.format(), q.label)[0] if rest else None
+    feedback = ctx.text(rest[0], q.format(), q.label) if rest else None
     return text.strip(), feedback
 
 
@@ -93,12 +93,12 @@ def options(ctx: Context, q: Parsed) -> list[Option] | None:
         if not sign:
             ctx.warn("W907", f"{q.label}: the text {chars.text[:40]!r} before its first ~ or = is read as a wrong "
                      "option, as Moodle reads it", chars.anchor, "start each option with ~ (wrong) or = (right)")
-        value, rest = weight(ctx, q, chars) if sign == "~" else (None, chars)
+        value, rest = weight(ctx, q, chars) if sign != "=" else (None, chars)
         if sign == "=" and rest.startswith("%") and rest.find("%", 1) > 0:
             ctx.error("E903", f"an answer of {q.label} has both = and a weight; Moodle would show the weight as "
                       "part of its text", chars.anchor, "write =answer for the right one, ~%50%answer for partial credit")
         text_chars, feedback = feedback_of(ctx, q, rest)
-        text = ctx.text(text_chars, q.format(), q.label)[0]
+        text = ctx.text(text_chars, q.format(), q.label)
         if text is None:
             ctx.warn("W908", f"{q.label}: an empty option is left out, as Moodle leaves it out", chars.anchor,
                      "write its text, or delete the ~ or =")

@@ -54,7 +54,7 @@ def build_essay(ctx: Context, q: Parsed, question_id: str) -> Question | None:
 def build_truefalse(ctx: Context, q: Parsed, question_id: str) -> Question | None:
     """`{T#wrong#right}`: the feedback for a wrong answer first, then for a right one (split_truefalse_comment())."""
     value, *feedback = q.answers.split("#", 3)
-    wrong, right = ([ctx.text(part, q.format(), q.label)[0] for part in feedback] + [None, None])[:2]
+    wrong, right = ([ctx.text(part, q.format(), q.label) for part in feedback] + [None, None])[:2]
     return TrueFalse(**q.head(ctx, question_id, _prompt(ctx, q)), answer=value.strip().text in ("T", "TRUE"),
                      correct_feedback=right, incorrect_feedback=wrong)
 
@@ -119,7 +119,8 @@ def _numeric(ctx: Context, q: Parsed, chars: Chars) -> tuple[float, float] | Non
     for part in parts:
         value = Decimal(part.text) if _NUMBER.fullmatch(part.text) else Decimal("NaN")
         if not value.is_finite() or not math.isfinite(float(value)):
-            ctx.error("E904", f"{part.text!r} in an answer of {q.label} is not a number", part.anchor,
+            what = f"{part.text!r} is not a number" if part.text else f"a number is missing in {chars.text!r}"
+            ctx.error("E904", f"{what} in an answer of {q.label}", part.anchor,
                       "write numbers with digits and a dot, such as 3.14 (no comma, no unit); a tolerance follows "
                       "a colon (3.14:0.01), a range is min..max (1..5)", len(part.text.split("\n")[0]))
             return None
@@ -140,7 +141,7 @@ def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:
     pairs, distractors, mark = [], [], len(ctx.problems)
     for piece in pieces[1:] if not pieces[0].text else pieces:
         arrow = piece.find("->")
-        left = ctx.text(piece[:arrow], q.format(), q.label)[0] if arrow >= 0 else None
+        left = ctx.text(piece[:arrow], q.format(), q.label) if arrow >= 0 else None
         right = Text(piece[arrow + 2:].strip().text) if arrow >= 0 and piece[arrow + 2:].strip().text else None
         if arrow < 0 or (left is not None and right is None):
             what = "no ->" if arrow < 0 else "nothing after its ->"
@@ -176,14 +177,14 @@ def _prompt(ctx: Context, q: Parsed) -> Text | None:
                  f"question; the model holds it as a {_KIND_NAMES[q.kind]} question whose text shows a blank "
                  f"({BLANK}) where the answers stood, as Moodle shows it", after.anchor,
                  "if that text is not part of the question, delete it; if it is, move it before the {")
-    return ctx.text(q.question_text(BLANK), "moodle", q.label)[0]
+    return ctx.text(q.question_text(BLANK), "moodle", q.label)
 
 
 def _fill_blanks(ctx: Context, q: Parsed, question_id: str, gap: Gap) -> Question | None:
     """The missing-word form as the model's fill-in question; None where the text cannot hold the gap."""
     if _GAP in q.before.text or _GAP in q.after.text:
         return None
-    text = ctx.text(q.question_text(_GAP), "moodle", q.label)[0]
+    text = ctx.text(q.question_text(_GAP), "moodle", q.label)
     if text is None or text.value.count(_GAP) != 1:
         return None
     plain = text.value if text.format == "plain" else visible(text.value)

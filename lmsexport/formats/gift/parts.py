@@ -46,15 +46,15 @@ class Context:
     def warn(self, code: str, message: str, offset: int, hint: str = "") -> None:
         self.log.warn(code, message, self.span(offset), hint)
 
-    def text(self, chars: Chars, default_format: str, label: str) -> tuple[Text | None, str]:
-        """A GIFT text (with its own `[format]` or `default_format`) as the model's, and its format."""
+    def text(self, chars: Chars, default_format: str, label: str) -> Text | None:
+        """A GIFT text (in its own `[format]`, else `default_format`) as the model's; None if nothing shows."""
         text_format, rest = split_format(chars, default_format)
 
         def locate(part: str) -> SourceSpan:
             found = self.locator.text.find(part, rest.anchor)
             return self.span(rest.anchor) if found < 0 else self.span(found, len(part))
 
-        return self.texts.text(rest.text, text_format, label, locate), text_format
+        return self.texts.text(rest.text, text_format, label, locate)
 
 
 @dataclass
@@ -115,7 +115,7 @@ class Parsed:
         """The fields every kind has: id, title, points, prompt, explanation, tags, source."""
         explanation = None
         if self.general is not None:
-            explanation = ctx.text(self.general, self.format(), self.label)[0]
+            explanation = ctx.text(self.general, self.format(), self.label)
         return {"id": question_id, "title": self.title, "points": points, "prompt": prompt or Text(""),
                 "explanation": explanation, "tags": tags(self.block), "source": ctx.span(self.block.chars.anchor)}
 

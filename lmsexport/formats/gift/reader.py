@@ -68,8 +68,12 @@ def read(data: str | bytes, *, source: str, log: Log | None = None,
         if question is not None:
             found.questions.append(question)
     if not found.questions and not ctx.problems:
-        ctx.error("E909", "the file holds no question Moodle's GIFT import would read", 0,
-                  "write questions such as: Who wrote Hamlet? {=Shakespeare ~Marlowe}, a blank line between two")
+        if number:
+            ctx.error("E909", f"none of the file's {number} question{'s' * (number > 1)} can be read into the model "
+                      "(each is warned)", 0, "change them as the warnings say")
+        else:
+            ctx.error("E909", "the file holds no question, only comments or categories", 0,
+                      "write questions such as: Who wrote Hamlet? {=Shakespeare ~Marlowe}, a blank line between two")
     if ctx.problems:
         raise SourceError(ctx.problems)
     return _quiz(found, source, ctx.texts)

@@ -38,7 +38,7 @@ _MARKUP = re.compile(r"<[A-Za-z/!][^>]*>|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Z
 _IMG = re.compile(r"<img\b[^>]*>")
 _ATTRIBUTE = r'\b{}="([^"]*)"'
 _PLUGINFILE_LINK = re.compile(r'<a\b[^>]*\bhref="(@@PLUGINFILE@@[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 _BREAK = re.compile(r"<br\s*/?>")
@@ -121,21 +121,22 @@ class Texts:
         return link.group(2)
 
     def _image(self, tag: str, question: str, locate: Locate) -> str:
-        """The `<img>` as the quiz keeps it: its own, one of the quiz's assets, or its alt text (warned)."""
+        """The `<img>` as the quiz keeps it: as written, one of the quiz's assets, or its alt text (warned)."""
         src = _attribute(tag, "src")
         alt = _attribute(tag, "alt") or ""
-        if src is not None and _SCHEME.match(src) and not src.startswith("//"):
-            return tag
+        instead = f"; its alt text {html.unescape(alt)!r} is shown instead" if alt else ""
         if src is None or src.startswith(("//", "@@PLUGINFILE@@")):
             what = (f"image {src!r} is in Moodle's file store (@@PLUGINFILE@@)" if src and src.startswith("@@")
                     else "an image with no usable source")
-            self.log.warn("W903", f"{question}: {what} and is left out: a GIFT file does not carry files"
-                          + (f"; its alt text {html.unescape(alt)!r} is shown instead" if alt else ""),
+            self.log.warn("W903", f"{question}: {what} and is left out: a GIFT file does not carry files{instead}",
                           locate(html.unescape(src or "<img")), _PLUGINFILE_HINT)
             return alt
+        if _SCHEME.match(src):
+            return tag  # on the web: every output links it as it is
         path, problem = self._asset(html.unescape(src))
         if problem:
-            self.log.warn("W903", f"{question}: image {src!r} is left out: {problem}", locate(html.unescape(src)),
+            self.log.warn("W903", f"{question}: image {src!r} is left out: {problem}{instead}",
+                          locate(html.unescape(src)),
                           "put the image beside the GIFT file, under the path the text gives, and build from the file")
             return alt
         return tag.replace(f'src="{src}"', f'src="{html.escape(path)}"')
@@ -144,7 +145,7 @@ class Texts:
         """The asset path of a relative image, loaded once; or why it cannot be one."""
         path = posixpath.normpath(src)
         media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
-        if path.startswith(("/", "..")) or "\\" in path:
+        if path.startswith("/") or path == ".." or path.startswith("../") or "\\" in path:
             return path, "it is not a file in the GIFT file's folder"
         if media_type is None:
             return path, "it is not a PNG, JPEG, GIF, SVG or WebP image"

@@ -101,3 +101,35 @@ def test_any_input_is_read_or_refused_with_a_source_error(data):
         lmsexport.read("random.gift", data, log=lmsexport.Log())
     except SourceError as exc:
         assert exc.diagnostics and all(d.span.source == "random.gift" for d in exc.diagnostics)
+
+
+GIFT_BANK = """$CATEGORY: $course$/top/Physics/Mechanics
+
+::Unit::What is the unit of force?{=newton#Yes. =N}
+
+$CATEGORY: $course$/top/Physics/Optics
+
+::Lens::A lens bends light.{T}
+"""
+MOODLE_BANK = """<quiz>
+<question type="category"><category><text>$course$/top/Physics/Mechanics</text></category></question>
+<question type="shortanswer"><name><text>Unit</text></name>
+  <questiontext format="moodle_auto_format"><text>What is the unit of force?</text></questiontext>
+  <answer fraction="100"><text>newton</text><feedback><text>Yes.</text></feedback></answer>
+  <answer fraction="100"><text>N</text></answer></question>
+<question type="category"><category><text>$course$/top/Physics/Optics</text></category></question>
+<question type="truefalse"><name><text>Lens</text></name>
+  <questiontext format="moodle_auto_format"><text>A lens bends light.</text></questiontext>
+  <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
+</quiz>"""
+
+
+def test_categories_read_as_the_moodle_xml_reader_reads_them():
+    """The Moodle XML Moodle would export for a GIFT file with two categories reads as the same quiz:
+    named after the first category, with the questions of both (the GIFT reader warns about the second)."""
+    log = lmsexport.Log()
+    from_gift = lmsexport.read("bank.gift", GIFT_BANK, log=log)
+    from_moodle = lmsexport.read("bank.xml", MOODLE_BANK, log=lmsexport.Log())
+    assert from_gift == from_moodle
+    assert from_gift.title == "Mechanics" and len(from_gift.questions) == 2
+    assert [d.code for d in log.diagnostics] == ["W906"]

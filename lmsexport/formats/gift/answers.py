@@ -71,7 +71,7 @@ def weight(ctx: Context, q: Parsed, chars: Chars) -> tuple[float | None, Chars]:
 def feedback_of(ctx: Context, q: Parsed, chars: Chars) -> tuple[Chars, Text | None]:
     """An answer's text and its `#feedback` (commentparser(): the first `#` splits them)."""
     text, *rest = chars.split("#", 2)
-    feedback = ctx.text(rest[0], q.format(), q.label) if rest else None
+    feedback = ctx.text(rest[0], q.format, q.label) if rest else None
     return text.strip(), feedback
 
 
@@ -98,7 +98,7 @@ def options(ctx: Context, q: Parsed) -> list[Option] | None:
             ctx.error("E903", f"an answer of {q.label} has both = and a weight; Moodle would show the weight as "
                       "part of its text", chars.anchor, "write =answer for the right one, ~%50%answer for partial credit")
         text_chars, feedback = feedback_of(ctx, q, rest)
-        text = ctx.text(text_chars, q.format(), q.label)
+        text = ctx.text(text_chars, q.format, q.label)
         if text is None:
             ctx.warn("W908", f"{q.label}: an empty option is left out, as Moodle leaves it out", chars.anchor,
                      "write its text, or delete the ~ or =")
@@ -167,7 +167,7 @@ def typed(ctx: Context, q: Parsed, body: Chars, example: str) -> list[Typed] | N
     for piece in pieces:
         value, rest = weight(ctx, q, piece)
         text_chars, feedback = feedback_of(ctx, q, rest)
-        text_chars = split_format(text_chars, q.format())[1]
+        text_chars = split_format(text_chars, q.format)[1]
         if not text_chars.text:
             ctx.warn("W908", f"{q.label}: an empty answer is left out, as Moodle leaves it out", piece.anchor,
                      "write the answer after the =, or delete the =")

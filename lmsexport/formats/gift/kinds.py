@@ -54,7 +54,7 @@ def build_essay(ctx: Context, q: Parsed, question_id: str) -> Question | None:
 def build_truefalse(ctx: Context, q: Parsed, question_id: str) -> Question | None:
     """`{T#wrong#right}`: the feedback for a wrong answer first, then for a right one (split_truefalse_comment())."""
     value, *feedback = q.answers.split("#", 3)
-    wrong, right = ([ctx.text(part, q.format(), q.label) for part in feedback] + [None, None])[:2]
+    wrong, right = ([ctx.text(part, q.format, q.label) for part in feedback] + [None, None])[:2]
     return TrueFalse(**q.head(ctx, question_id, _prompt(ctx, q)), answer=value.strip().text in ("T", "TRUE"),
                      correct_feedback=right, incorrect_feedback=wrong)
 
@@ -141,7 +141,7 @@ def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:
     pairs, distractors, mark = [], [], len(ctx.problems)
     for piece in pieces[1:] if not pieces[0].text else pieces:
         arrow = piece.find("->")
-        left = ctx.text(piece[:arrow], q.format(), q.label) if arrow >= 0 else None
+        left = ctx.text(piece[:arrow], q.format, q.label) if arrow >= 0 else None
         right = Text(piece[arrow + 2:].strip().text) if arrow >= 0 and piece[arrow + 2:].strip().text else None
         if arrow < 0 or (left is not None and right is None):
             what = "no ->" if arrow < 0 else "nothing after its ->"

@@ -150,6 +150,11 @@ def _joined(lines: list[tuple[int, str]], end: int) -> Chars:
             text.append("\n")
             offsets.append(start - 1)
             escaped.append(0)
+        if "\\" not in line:
+            text.append(line)
+            offsets.extend(range(start, start + len(line)))
+            escaped.extend(bytes(len(line)))
+            continue
         index = 0
         while index < len(line):
             char, follower = line[index], line[index + 1:index + 2]

@@ -12,6 +12,7 @@ first characters decide the question type (`Parsed.kind`).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -107,6 +108,7 @@ class Parsed:
         gap = Chars(blank, (self.brace,) * len(blank), bytes(len(blank)), self.brace)
         return self.before + gap + self.after
 
+    @functools.cached_property
     def format(self) -> str:
         """The question text's format, the default of every other text of the question."""
         return split_format(self.question_text(BLANK), "moodle")[0]
@@ -115,7 +117,7 @@ class Parsed:
         """The fields every kind has: id, title, points, prompt, explanation, tags, source."""
         explanation = None
         if self.general is not None:
-            explanation = ctx.text(self.general, self.format(), self.label)
+            explanation = ctx.text(self.general, self.format, self.label)
         return {"id": question_id, "title": self.title, "points": points, "prompt": prompt or Text(""),
                 "explanation": explanation, "tags": tags(self.block), "source": ctx.span(self.block.chars.anchor)}
 

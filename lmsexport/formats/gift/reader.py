@@ -151,7 +151,7 @@ def _quiz(found: _Quiz, source: str, texts: Texts) -> Quiz:
     while stem.lower().endswith(_SUFFIXES):
         stem = stem[: stem.rfind(".")]
     shuffled = any(q.kind in _SHUFFLED or any(gap.choices for gap in getattr(q, "gaps", ())) for q in found.questions)
-    shown = {src for question in found.questions for src in _image_sources(question)}
+    shown = {src for question in found.questions for src in _image_sources(question)} if texts.assets else set()
     return Quiz(
         id=slug(stem),
         title=found.category[-1] if found.category else (stem.strip() or "quiz"),

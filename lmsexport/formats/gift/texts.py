@@ -99,8 +99,8 @@ class Texts:
         if text_format == "markdown":
             rendered, has_markup = render(value)
             return self._html(rendered, question, locate) if has_markup else Text(value)
-        if text_format == "moodle" and not _MARKUP.search(value):
-            return _plain_or_math(value)
+        if not _MARKUP.search(value) and (text_format == "moodle" or "\n" not in value):
+            return _plain_or_math(value)  # nothing for the sanitiser to do, nothing HTML would show otherwise
         fragment = value.replace("\n", "<br>") if text_format == "moodle" else value
         return self._html(sanitize(fragment), question, locate)
 

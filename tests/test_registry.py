@@ -29,8 +29,10 @@ PAGES = {"text": "docs/format.md"}
 
 def _reader_goldens(name: str) -> list[Path]:
     folder = GOLDEN / "readers" / name
-    return sorted(p for p in folder.iterdir() if p.suffix not in (".json", ".log") or not p.with_suffix("").is_file()) \
-        if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and (p.suffix not in (".json", ".log") or not p.with_suffix("").is_file()))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -121,15 +123,15 @@ def test_an_unknown_format_is_a_usage_error():
 
 
 def test_the_cli_lists_every_format_and_flavour():
+    """`lmsexport formats` is the one list; `build --help` points to it instead of a copy."""
     listing = CliRunner().invoke(main, ["formats"]).stdout
-    helptext = CliRunner().invoke(main, ["build", "--help"]).stdout
     for module in registry.declarations():
         for flavour in module.FLAVOURS:
             assert f"  {flavour.name:<10} {flavour.description}" in listing
-            assert flavour.name in helptext, f"build --help should name --format {flavour.name}"
         if module.EXTENSIONS:
             assert f"  {module.NAME:<10} {' '.join(module.EXTENSIONS)}" in listing
-            assert module.NAME in helptext, f"build --help should name --from {module.NAME}"
+    helptext = " ".join(CliRunner().invoke(main, ["build", "--help"]).stdout.split())
+    assert helptext.count("lmsexport formats") >= 2, "build --help: --format and --from point to lmsexport formats"
 
 
 def test_listing_the_formats_loads_no_reader_or_writer():

@@ -27,11 +27,9 @@ from types import ModuleType
 
 from ..package import Flavour, WriteOptions
 
-FORMATS = ("qti21", "moodle", "scorm", "json", "text")
+FORMATS = ("qti21", "moodle", "scorm", "json", "text", "gift")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
-SNIFF_ENOUGH = 0.5
-"""A format whose sniff says at least this much about a file is taken without asking the others."""
 
 
 class UnknownFormat(LookupError):
@@ -106,8 +104,8 @@ def candidates(path: str | Path) -> list[ModuleType]:
 def detect(path: str | Path, data: bytes) -> tuple[str, float]:
     """The format that reads `data` (named `path`), and how sure its sniff is (0..1).
 
-    Formats that take the suffix are asked in registry order; the first to be sure enough
-    wins, otherwise the most confident, otherwise the first (whose reader says what is wrong)."""
+    Of the formats that take the suffix, the one whose sniff is surest wins; on a tie, the
+    first in FORMATS (a file no sniff recognises goes to the first, whose reader says why)."""
     found = candidates(path)
     if not found:
         known = ", ".join(sorted(source_suffixes()))
@@ -116,14 +114,9 @@ def detect(path: str | Path, data: bytes) -> tuple[str, float]:
                             "name the format with --from")
     if len(found) == 1:
         return found[0].NAME, found[0].sniff(data)
-    best, best_score = found[0], -1.0
-    for module in found:
-        score = module.sniff(data)
-        if score >= SNIFF_ENOUGH:
-            return module.NAME, score
-        if score > best_score:
-            best, best_score = module, score
-    return best.NAME, best_score
+    scores = [(module.sniff(data), -index, module.NAME) for index, module in enumerate(found)]
+    score, _, name = max(scores)
+    return name, score
 
 
 @functools.cache

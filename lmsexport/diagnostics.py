@@ -83,7 +83,14 @@ class Diagnostic:
 
 
 class SourceError(Exception):
-    """A source could not be read; `diagnostics` holds every problem found in it."""
+    """A source could not be read, or its quiz cannot be written in a format; `diagnostics`
+    holds every problem found, each located in the source.
+
+    Readers raise it for bad input. Writers raise it for a quiz their format cannot hold at
+    all (an image past what a Moodle XML file carries, a time limit SCORM 1.2 cannot say):
+    a writer never returns a package its own schema, or the LMS reading it, would refuse,
+    and what it can carry differently is a warning instead (`Package.warnings`). A build
+    fails that source (exit status 1) and builds the others."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = sorted(

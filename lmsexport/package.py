@@ -6,6 +6,12 @@ order (manifest first, the rest sorted), fixed timestamps (`SOURCE_DATE_EPOCH` o
 same bytes (as Sphinx's EPUB builder and flit's wheels do). Files are written to a
 temporary name in the target folder and renamed into place, so an interrupted or
 failed build never leaves a half-written package and keeps the previous one.
+
+A writer (`write(quiz, options) -> Package`) reports what its format carries differently
+as warnings in `Package.warnings`, and refuses a quiz its format cannot hold at all (a text
+past what XML parsers read, see `xml.TEXT_LIMIT`) by raising `SourceError` with every reason,
+each located at the source line that caused it, rather than return a package that fails its
+schema or its LMS's importer.
 """
 
 from __future__ import annotations

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import functools
 import threading
+from dataclasses import dataclass
 
 from lxml import etree
+
+from .diagnostics import Diagnostic, SourceSpan
 
 NS = {
     "qti": "http://www.imsglobal.org/xsd/imsqti_v2p1",
@@ -178,6 +181,68 @@ def entity_reference(root) -> tuple[str, int] | None:
         return None
     found = next(root.iter(etree.Entity), None)
     return None if found is None else (found.name, found.sourceline or 0)
+
+
+TEXT_LIMIT = 10_000_000
+"""Bytes (UTF-8) one text node may hold: libxml2's XML_MAX_TEXT_LENGTH, refused past it unless
+a parser asks for XML_PARSE_HUGE. Moodle's importer (PHP's xml_parse), Canvas's (Nokogiri) and
+lmsexport's own validation all parse without it, so no writer may produce a longer text."""
+ATTRIBUTE_LIMIT = 9_990_000
+"""Bytes one attribute value may take as written (escapes included): libxml2 counts those against
+the same 10,000,000, and stops a few bytes short of it (2.14: 9,999,991); 10 kB to spare."""
+
+_LONG_TEXTS = etree.XPath(f"descendant-or-self::text()[string-length() > {TEXT_LIMIT // 4}]")
+_LONG_VALUES = etree.XPath(f"descendant-or-self::*/@*[string-length() > {ATTRIBUTE_LIMIT // 6}]")
+"""Candidates, found in C: a character takes 1-4 bytes in UTF-8 and at most 6 as an escape."""
+
+
+@dataclass(frozen=True)
+class TooLong:
+    """A text or attribute value that parsers refuse for its length (see `too_long`)."""
+
+    element: object
+    """The element holding it."""
+    attribute: str | None
+    """Its attribute's name, or None for text."""
+    size: int
+    """Its bytes, counted as parsers count them."""
+    where: str
+    """Its place below the root, for messages: `questiontext/text`, `itemBody/div/p`, `@title`."""
+
+    def refusal(self, code: str, subject: str, format: str, span: SourceSpan) -> Diagnostic:
+        """The error of a writer that cannot write `subject` (`question 3`, `the quiz`) in `format`."""
+        return Diagnostic(
+            code, f"{subject} holds a text of {self.size:,} bytes ({self.where}); {format} cannot carry a "
+            f"text over {TEXT_LIMIT:,} bytes: XML parsers, those of LMSs among them, refuse it", span,
+            "shorten the text, or split it across questions; a long document belongs in a file the quiz links to")
+
+
+def too_long(root) -> TooLong | None:
+    """The first text or attribute value in the tree under `root` that XML parsers refuse for its
+    length (`TEXT_LIMIT`, `ATTRIBUTE_LIMIT`), if any: writers refuse such a quiz instead of
+    writing a file that no LMS can read."""
+    for text in _LONG_TEXTS(root):
+        size = len(text.encode("utf-8"))
+        if size > TEXT_LIMIT:
+            holder = text.getparent()
+            holder = holder.getparent() if text.is_tail else holder
+            return TooLong(holder, None, size, _place(root, holder))
+    for value in _LONG_VALUES(root):
+        holder = value.getparent()
+        size = len(etree.tostring(etree.Element("a", v=value), encoding="UTF-8")) - len(b'<a v=""/>')
+        if size > ATTRIBUTE_LIMIT:
+            name = etree.QName(value.attrname).localname
+            return TooLong(holder, name, size, "/".join(filter(None, (_place(root, holder), f"@{name}"))))
+    return None
+
+
+def _place(root, node) -> str:
+    """`node`'s path below `root` in local names."""
+    names = []
+    while node is not None and node is not root:
+        names.append(etree.QName(node).localname)
+        node = node.getparent()
+    return "/".join(reversed(names))
 
 
 def number(value: float) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import formats as registry
-from ..diagnostics import Diagnostic, SourceSpan
+from ..diagnostics import Diagnostic, SourceError, SourceSpan
 from ..package import write_atomic
 from .outputs import OutputLock, remove_stale_parts
 from .pipeline import Build, OutputInvalid, SourceResult, find_sources, unwritable
@@ -44,12 +44,17 @@ class BankBuild(Build):
 
     def _write_bank(self, results: list[SourceResult]) -> None:
         module, options = registry.writer("moodle")
-        package = module.write_bank([result.quiz for result in results], self.settings.bank, options)
+        by_source = {result.source: result for result in results}
+        try:
+            package = module.write_bank([result.quiz for result in results], self.settings.bank, options)
+        except SourceError as exc:  # a quiz is more than a bank holds: nothing is written
+            for error in exc.diagnostics:
+                by_source.get(error.span.file, results[-1]).diagnostics.append(error)
+            return
         target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
         findings = validate_files(package.files, source=target.as_posix())
         if findings:
             raise OutputInvalid(findings)
-        by_source = {result.source: result for result in results}
         for warning in package.warnings:
             by_source.get(warning.span.file, results[-1]).diagnostics.append(warning)
         try:

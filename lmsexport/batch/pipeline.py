@@ -231,7 +231,11 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
-            package = module.write(result.quiz, options)
+            try:
+                package = module.write(result.quiz, options)
+            except SourceError as exc:  # the quiz is more than the format holds: the source fails
+                result.diagnostics += exc.diagnostics
+                continue  # the other formats still say what they cannot hold
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
             zipping = Zipping(package)
@@ -244,6 +248,8 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             result.outputs[target] = data
             del package, zipping  # its files and warnings are taken: free them before the next format
             return_freed_memory()
+        if result.failed:
+            result.outputs = {}
     result.seconds = time.perf_counter() - started
     return result
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import ClassVar
@@ -25,6 +26,9 @@ MODEL_VERSION = 1
 
 TEXT_FORMATS = ("plain", "html")
 FEEDBACK_MODES = ("immediate", "end")
+TIME_LIMIT_MAX = 2**53
+"""Seconds a time limit holds at most: what a double (JSON, QTI's xs:double) counts exactly, some
+285 million years; more is no limit, and would overflow the formats that count in doubles."""
 
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 # BCP 47 in its common shape: language, then script / region / variant subtags.
@@ -203,13 +207,17 @@ class Settings:
     attempts: int | None = None
     """How many times a learner may take the quiz (where the format says it), None for no limit."""
     time_limit: int | None = None
-    """Seconds a learner has for one attempt, None for no limit."""
+    """Seconds a learner has for one attempt, None for no limit; at most `TIME_LIMIT_MAX`."""
+    spans: Mapping[str, SourceSpan] = field(default_factory=dict, compare=False, repr=False)
+    """Where each setting was given, by field name (`time_limit`: the `time:` line of a text
+    header), for the message of a writer that cannot carry it; not part of the meaning."""
 
     def __post_init__(self) -> None:
         _check(self.pass_mark is None or 0 <= self.pass_mark <= 100, "pass mark must be 0-100")
         _check(self.feedback in FEEDBACK_MODES, f"unknown feedback mode {self.feedback!r}")
         _check(self.attempts is None or self.attempts >= 1, "attempts must be 1 or more")
-        _check(self.time_limit is None or self.time_limit >= 1, "a time limit must be a second or more")
+        _check(self.time_limit is None or 1 <= self.time_limit <= TIME_LIMIT_MAX,
+               f"a time limit must be a second or more, and {TIME_LIMIT_MAX} seconds at most")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

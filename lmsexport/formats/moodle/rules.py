@@ -28,6 +28,7 @@ from . import cloze as moodlecloze
 from ...diagnostics import Diagnostic, SourceSpan
 from ...paths import unsafe_path
 from ...model import Text, is_language_tag
+from ...xml import TEXT_LIMIT
 
 POSITIVE_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20,
                    16.66667, 14.28571, 12.5, 11.11111, 10, 5)
@@ -46,6 +47,11 @@ TAG_LIMIT = 50
 """TAG_MAX_LENGTH in tag/lib.php: clean_param(PARAM_TAG) cuts longer tags."""
 NAME_WORDS = 60
 """Characters of the prompt that make a question's name (Moodle lists questions by name)."""
+FILE_LIMIT = TEXT_LIMIT // 4 * 3
+"""Bytes of one image a Moodle XML file carries: 7,500,000. Its base64 (4 characters per 3 bytes)
+is one `<file>` text node, and Moodle's importer parses with PHP's xml_parse(), whose libxml2
+refuses a text node over `TEXT_LIMIT` unless told XML_OPTION_PARSE_HUGE (PHP 8.4+), which
+qformat_xml does not (php/doc-en#3899: that option "allows parsing documents larger than 10 MB")."""
 
 _TAG_START = re.compile(r"<(?!\s)")
 _TAG_NASTIES = re.compile(r"[\x00-\x1f\x7f<>`]")

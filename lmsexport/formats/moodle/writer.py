@@ -9,7 +9,9 @@ importer default; `<hidden>` is left out because no importer reads it. HTML goes
 `<text>` escaped by lxml, not in CDATA: Moodle's parser decodes both alike, and escaping
 needs no special case for `]]>`. Images travel inside the text that shows them, as base64
 `<file>`s linked with `@@PLUGINFILE@@`. `moodle_kinds` writes each question kind;
-docs/formats/moodle.md describes the whole mapping.
+docs/formats/moodle.md describes the whole mapping. A quiz Moodle could not import fails
+(SourceError, see lmsexport/package.py): a text longer than its XML parser reads (E005), an
+image too large for one `<file>` (E006, `rules.FILE_LIMIT`).
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ from urllib.parse import quote
 
 from lxml import etree
 
-from ...diagnostics import Diagnostic, Severity, SourceSpan
+from ...diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from ...model import Asset, Question, Quiz, Text
 from .rules import (
-    IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name,
+    FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name,
     shorten,
 )
 from ...package import Package, WriteOptions
-from ...xml import element, number, sub
+from ...xml import TEXT_LIMIT, element, number, sub, too_long
 from .writer_kinds import KIND_WRITERS, grades
 
 __all__ = ["EXTENSION", "grades", "write", "write_bank"]
@@ -65,10 +67,21 @@ class _Bank:
     names: set[str] = field(default_factory=set)
     categories: set[str] = field(default_factory=set)
     warnings: list[Diagnostic] = field(default_factory=list)
+    refusals: list[Diagnostic] = field(default_factory=list)
+    """What Moodle could not import at all (E005, E006): the writer raises SourceError with them."""
 
     def package(self, stem: str, questions: Iterable) -> Package:
         content = _document(questions)
+        if self.refusals:
+            raise SourceError(self.refusals)
         return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION, warnings=self.warnings)
+
+    def fits(self, node, subject: str, span: SourceSpan) -> bool:
+        """Whether Moodle's XML parser reads every text of `node`; if not, a refusal says why."""
+        found = too_long(node)
+        if found is not None:
+            self.refusals.append(found.refusal("E005", subject, "a Moodle XML file", span))
+        return found is None
 
     def questions(self, quiz: Quiz, parents: list[str]) -> Iterator:
         """The quiz's category question, then its questions: `<question>` elements, one at a time."""
@@ -77,7 +90,9 @@ class _Bank:
         if title != fitted:
             self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
                       f"the category {title!r}", _quiz_span(quiz))
-        yield self._category(quiz, [*parents, title])
+        category = self._category(quiz, [*parents, title])
+        if self.fits(category, "the quiz", _quiz_span(quiz)):
+            yield category
         self._quiz_settings(quiz)
         assets = {asset.path: asset for asset in quiz.assets}
         for asset in quiz.assets:
@@ -94,7 +109,8 @@ class _Bank:
             out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
             write_kind(out, question)
             out.tags()
-            yield out.node
+            if self.fits(out.node, f"question {question.id}", _span(quiz, question)):
+                yield out.node
 
     def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
         """`value` as Moodle will keep it in a name, with a warning when that changes it.
@@ -182,6 +198,9 @@ class QuestionOut:
         node = sub(parent, name, {**(attrib or {}), "format": "html"})
         sub(node, "text", text=linked)
         for asset in used:
+            if len(asset.data) > FILE_LIMIT:
+                self._refuse_image(asset)
+                continue
             folder, filename = file_place(asset.path)
             sub(node, "file", {"name": filename, "path": folder, "encoding": "base64"},
                 text=base64.b64encode(asset.data).decode("ascii"))
@@ -202,6 +221,14 @@ class QuestionOut:
 
     def warn(self, code: str, message: str) -> None:
         self.bank.warn(code, message, _span(self.quiz, self.question))
+
+    def _refuse_image(self, asset: Asset) -> None:
+        self.bank.refusals.append(Diagnostic(
+            "E006", f"question {self.question.id} shows the image {asset.path!r} of {len(asset.data):,} bytes; a "
+            f"Moodle XML file carries an image of {FILE_LIMIT:,} bytes at most (its base64 is one XML text, which "
+            f"Moodle's importer refuses past {TEXT_LIMIT:,} bytes)", _span(self.quiz, self.question),
+            "make the image smaller (scale it down, or save it as a compressed JPEG or WebP), or build QTI or SCORM, "
+            "whose packages carry images as files"))
 
     def tags(self) -> None:
         """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""

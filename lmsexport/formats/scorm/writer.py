@@ -14,15 +14,17 @@ pass or fail to a person (W603). Specifications: https://adlnet.gov/projects/sco
 4.2 for what the player records). What the package cannot carry is a warning:
 W601 (1.2 title length), W603 (pass mark with an essay), W604 (2004 fill-in
 with more than 10 blanks), W605 and W606 (math and images, lmsexport/player_text.py).
+What it cannot hold at all fails the quiz (SourceError, see lmsexport/package.py): E005 (a
+text in the manifest longer than XML parsers read), E007 (a time limit past SCORM 1.2's).
 """
 
 from __future__ import annotations
 
 from . import player
-from ...diagnostics import Diagnostic, Severity, SourceSpan
+from ...diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from ...model import FillBlanks, Quiz
 from ...package import MANIFEST, Package, WriteOptions
-from ...xml import NS, element, number, serialize, sub
+from ...xml import NS, element, number, serialize, sub, too_long
 
 VERSIONS = ("1.2", "2004")
 EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}
@@ -30,6 +32,9 @@ TITLE_LIMIT_12 = 200
 """SCORM 1.2's imscp_rootv1p1p2.xsd: titleType has maxLength 200."""
 GAP_LIMIT = 10
 """SCORM 2004: a fill-in learner_response is a bag of at most 10 strings (RTE 4.2.9.2, SPM)."""
+TIME_LIMIT_12 = 9999 * 3600 + 59 * 60 + 59
+"""SCORM 1.2's longest time limit, 9999:59:59: adlcp:maxtimeallowed is a CMITimespan, HHHH:MM:SS
+(adlcp_rootv1p2.xsd: maxLength 13; RTE 3.4.2.4)."""
 
 
 def _where(quiz: Quiz) -> SourceSpan:
@@ -85,6 +90,18 @@ def _gap_limit(quiz: Quiz, warnings: list) -> None:
             ))
 
 
+def _refusals(quiz: Quiz, version: str) -> list[Diagnostic]:
+    """What the package cannot hold at all: a time limit past SCORM 1.2's HHHH:MM:SS (E007)."""
+    limit = quiz.settings.time_limit
+    if version != "1.2" or limit is None or limit <= TIME_LIMIT_12:
+        return []
+    return [Diagnostic(
+        "E007", f"the time limit of {limit // 3600:,} h {limit // 60 % 60} min {limit % 60} s is more than SCORM 1.2 "
+        "can say: its time limits (HHHH:MM:SS) stop at 9999 h 59 min 59 s",
+        quiz.settings.spans.get("time_limit", _where(quiz)),
+        "give a shorter time limit (or none), or build SCORM 2004, which has no such limit")]
+
+
 def _identifiers(quiz: Quiz) -> dict[str, str]:
     """Manifest identifiers (xs:ID, so NCNames: the quiz id is one) that name the quiz."""
     return {
@@ -102,7 +119,7 @@ def _resource(resources, ids: dict, files: list[str], scorm_type: str) -> None:
         sub(resource, "file", {"href": name})
 
 
-def _manifest_12(quiz: Quiz, files: list[str], title: str, pass_mark: float | None) -> bytes:
+def _manifest_12(quiz: Quiz, files: list[str], title: str, pass_mark: float | None):
     nsmap = {None: NS["imscp12"], "adlcp": NS["adlcp12"]}
     ids = _identifiers(quiz)
     root = element("imscp12:manifest", {"identifier": ids["manifest"], "version": "1.0"}, nsmap=nsmap)
@@ -126,7 +143,7 @@ def _manifest_12(quiz: Quiz, files: list[str], title: str, pass_mark: float | No
         sub(item, "adlcp12:masteryscore", text=number(pass_mark))
     resources = sub(root, "imscp12:resources")
     _resource(resources, ids, files, "adlcp12:scormtype")
-    return serialize(root)
+    return root
 
 
 def _timespan_12(seconds: int) -> str:
@@ -171,7 +188,7 @@ def _sequencing(item, quiz: Quiz, pass_mark: float | None) -> None:
     sub(sequencing, "imsss:deliveryControls", {"completionSetByContent": "true", "objectiveSetByContent": "true"})
 
 
-def _manifest_2004(quiz: Quiz, files: list[str], title: str, pass_mark: float | None) -> bytes:
+def _manifest_2004(quiz: Quiz, files: list[str], title: str, pass_mark: float | None):
     nsmap = {None: NS["imscp"], **{prefix: NS[prefix] for prefix in ("adlcp", "imsss", "lom")}}
     ids = _identifiers(quiz)
     root = element("imscp:manifest", {"identifier": ids["manifest"], "version": "1.0"}, nsmap=nsmap)
@@ -193,7 +210,7 @@ def _manifest_2004(quiz: Quiz, files: list[str], title: str, pass_mark: float | 
     sub(sub(organization, "imsss:sequencing"), "imsss:controlMode", {"choice": "true", "flow": "true"})
     resources = sub(root, "imscp:resources")
     _resource(resources, ids, files, "adlcp:scormType")
-    return serialize(root)
+    return root
 
 
 def write(quiz: Quiz, options: WriteOptions) -> Package:
@@ -201,6 +218,7 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     version = options.flavour
     if version not in VERSIONS:
         raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(VERSIONS)}")
+    refusals = _refusals(quiz, version)
     warnings: list[Diagnostic] = []
     pass_mark = _pass_mark(quiz, warnings)
     if version == "2004":
@@ -213,5 +231,11 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     content = player.render(quiz, version, warnings)
     title = _title(quiz, version, warnings)
     build = _manifest_12 if version == "1.2" else _manifest_2004
-    files = {MANIFEST: build(quiz, sorted(content), title, pass_mark), **content}
+    manifest = build(quiz, sorted(content), title, pass_mark)
+    found = too_long(manifest)
+    if found is not None:
+        refusals.append(found.refusal("E005", "the quiz", f"a SCORM {version} manifest", _where(quiz)))
+    if refusals:
+        raise SourceError(refusals)
+    files = {MANIFEST: serialize(manifest), **content}
     return Package(files, extension=EXTENSIONS[version], warnings=warnings)

@@ -25,7 +25,7 @@ import math
 import re
 from typing import Callable
 
-from ...model import FEEDBACK_MODES, is_identifier, is_language_tag
+from ...model import FEEDBACK_MODES, TIME_LIMIT_MAX, is_identifier, is_language_tag
 
 _LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
 _TRUE = {"true", "yes", "on", "1"}
@@ -100,8 +100,8 @@ def _time_limit(value: str) -> int:
         if not match or not any(match.groupdict().values()):
             raise ValueError("use minutes (30), or units: 30 min, 1 h 30 min, 90 s")
         seconds = sum(int(match[unit] or 0) * size for unit, size in (("h", 3600), ("m", 60), ("s", 1)))
-    if seconds < 1:
-        raise ValueError("a time limit is a second or more")
+    if not 1 <= seconds <= TIME_LIMIT_MAX:
+        raise ValueError(f"a time limit is a second or more, and {TIME_LIMIT_MAX // 3600:,} h at most")
     return seconds
 
 
@@ -136,11 +136,13 @@ KEYS: dict[str, Callable[[str], object]] = {
 }
 
 
-def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, int]:
-    """Settings from a leading `---` block, and the index of the first body line."""
+def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, dict[str, tuple[int, int]], int]:
+    """Settings from a leading `---` block, where each value stands (key -> 1-based line and
+    column, for writers' messages about a setting they cannot carry), and the index of the
+    first body line."""
     start = next((i for i, line in enumerate(lines) if line.strip()), 0)
     if lines[start].strip() != "---":
-        return {}, 0
+        return {}, {}, 0
     end = next((i for i in range(start + 1, len(lines)) if lines[i].strip() == "---"), None)
     if end is None:
         error(
@@ -149,8 +151,9 @@ def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, in
             start + 1,
             hint="end the header with a line holding only ---",
         )
-        return {}, len(lines)
+        return {}, {}, len(lines)
     values: dict = {}
+    places: dict[str, tuple[int, int]] = {}
     for index in range(start + 1, end):
         line = lines[index]
         if not line.strip() or line.lstrip().startswith("#"):
@@ -178,6 +181,7 @@ def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, in
             continue
         try:
             values[key] = KEYS[key](value)
+            places[key] = (index + 1, match.start("value") + 1)
         except ValueError as exc:
             error(
                 "E112",
@@ -187,4 +191,4 @@ def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, in
                 str(exc),
                 max(1, len(value)),
             )
-    return values, end + 1
+    return values, places, end + 1

@@ -70,6 +70,9 @@ _POSITION = re.compile(r"\[(?P<position>\d{1,3})\][ \t]*")
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
 _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
+_SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts",
+             "time": "time_limit"}
+"""Header keys that are quiz settings -> the model's field names."""
 
 
 def _classify(line: str) -> tuple[str, re.Match | None]:
@@ -280,7 +283,7 @@ def read(
     path relative to the quiz, or raises OSError; without it, images are an error.
     """
     parser = Parser(decode(data, source), source)
-    header, body_start = parse_header(parser.lines, parser.error)
+    header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.markdown = header.get("markup") == "markdown"
     parser.parse(body_start)
@@ -306,6 +309,7 @@ def read(
             feedback=header.get("feedback", "immediate"),
             attempts=header.get("attempts"),
             time_limit=header.get("time"),
+            spans={_SETTINGS[key]: SourceSpan(source, *place) for key, place in places.items() if key in _SETTINGS},
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),

@@ -22,7 +22,7 @@ from .. import names
 from ....archive import read_zip
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....ids import slug
-from ....model import ModelError, Quiz, Settings, Text, is_identifier
+from ....model import TIME_LIMIT_MAX, ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
 from .items import Item, interactions_of, read_question
@@ -118,7 +118,7 @@ def _read_package(files: dict[str, bytes], source: str) -> Quiz:
         return Quiz(
             id=quiz_id, title=_title(test, general, quiz_id), lang=lang, questions=tuple(questions),
             description=description, tags=_keywords(general),
-            settings=_settings(test, roots, sum(q.points for q in questions)), assets=order_assets(assets, manifest),
+            settings=_settings(test, roots, sum(q.points for q in questions), f"{source}!{test_path}"), assets=order_assets(assets, manifest),
         )
     except (ModelError, ValueError) as exc:
         raise SourceError([Diagnostic("E804", str(exc), SourceSpan(f"{source}!{test_path or MANIFEST}"))]) from None
@@ -218,7 +218,8 @@ def _shuffled(items: list) -> bool:
     return bool(flags) and all(flags)
 
 
-def _settings(test, items: list, total: float) -> Settings:
+def _settings(test, items: list, total: float, where: str) -> Settings:
+    """The quiz's settings from its test (`where` names the test's file, for messages)."""
     part = test.find(f"{_Q}testPart") if test is not None else None
     limits = part.find(f"{_Q}timeLimits") if part is not None else None
     max_time = limits.get("maxTime") if limits is not None else None
@@ -226,8 +227,17 @@ def _settings(test, items: list, total: float) -> Settings:
         shuffle=_shuffled(items),
         pass_mark=_pass_mark(test, total),
         feedback="end" if part is not None and part.get("submissionMode") == "simultaneous" else "immediate",
-        time_limit=max(1, round(float(max_time))) if max_time else None,
+        time_limit=_seconds(max_time) if max_time else None,
+        spans={"time_limit": SourceSpan(where, limits.sourceline or 0)} if max_time else {},
     )
+
+
+def _seconds(max_time: str) -> int:
+    """timeLimits/@maxTime (xs:double seconds) as the model's whole seconds."""
+    seconds = float(max_time)
+    if not 0 < seconds <= TIME_LIMIT_MAX:
+        raise ValueError(f"the time limit maxTime={max_time!r} is not from 1 to {TIME_LIMIT_MAX} seconds")
+    return max(1, round(seconds))
 
 
 def _pass_mark(test, total: float) -> float | None:

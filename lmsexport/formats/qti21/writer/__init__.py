@@ -14,15 +14,16 @@ This module puts an item together: outcomes, the stem, what the kind adds
 raw points through a standard template when they can and show no feedback; otherwise the
 template's rules, or the kind's own, are written out, followed by the rules that show
 feedback. Text goes through qti21_body.py; the test and the manifest are qti21_package.py.
+A quiz with a text longer than XML parsers read fails (E005, SourceError: lmsexport/package.py).
 """
 
 from __future__ import annotations
 
 from .. import names
-from ....diagnostics import Diagnostic, Severity, SourceSpan
+from ....diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from ....model import Question, Quiz
 from ....package import MANIFEST, Package, WriteOptions
-from ....xml import NS, built_once, element, number, serialize, sub
+from ....xml import NS, built_once, element, number, serialize, sub, too_long
 from . import kinds as kinds
 from . import typed as typed
 from .body import TextWriter
@@ -65,19 +66,35 @@ class _Log:
 
 
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
+    """The package; SourceError for a quiz with a text longer than XML parsers read (E005)."""
     log = _Log(quiz)
     assets = {asset.path: asset for asset in quiz.assets}
-    files, items = {}, []
+    files, items, refusals = {}, [], []
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets)
+        _refuse_long(root, f"question {question.id}", question.source or SourceSpan(log.where), refusals)
         files[names.item_path(question.id)] = serialize(root, verbatim=holders)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets)
+    manifest = write_manifest(quiz, items, test_assets)
+    # The manifest repeats the test's title: a text too long for one is reported once.
+    if not _refuse_long(test, "the quiz", SourceSpan(log.where), refusals):
+        _refuse_long(manifest, "the quiz", SourceSpan(log.where), refusals)
+    if refusals:
+        raise SourceError(refusals)
     files[names.TEST_PATH] = serialize(test, verbatim=holders)
-    files[MANIFEST] = serialize(write_manifest(quiz, items, test_assets))
+    files[MANIFEST] = serialize(manifest)
     for asset in quiz.assets:
         files[names.MEDIA_FOLDER + asset.path] = asset.data
     return Package(files, zipped=True, extension=EXTENSION, warnings=log.warnings)
+
+
+def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
+    """Whether `root` holds a text too long for XML parsers (then `refusals` says so)."""
+    found = too_long(root)
+    if found is not None:
+        refusals.append(found.refusal("E005", subject, "a QTI 2.1 file", span))
+    return found is not None
 
 
 def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[object, ItemInfo, set]:

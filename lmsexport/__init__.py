@@ -34,6 +34,7 @@ def read(path: str | Path, data: str | bytes | None = None, *, format: str | Non
     QTI 2.1 package. What the source holds that the model cannot (a question of an unknown
     type, a dropped feature) is a warning in `log`; without a log each is issued as a
     `ConversionWarning` (Python's `warnings`), never dropped."""
+    from .batch.files import source_name
     from .batch.pipeline import read_source
     from .formats import reader, reader_for
 
@@ -46,7 +47,7 @@ def read(path: str | Path, data: str | bytes | None = None, *, format: str | Non
         chosen = reader(format) if format else reader_for(path, sniffed)
         accepted = getattr(chosen, "READ_OPTIONS", ())
         # From memory: no folder to load images from.
-        quiz = chosen.read(data, source=path.as_posix(), **({"log": caught} if "log" in accepted else {}))
+        quiz = chosen.read(data, source=source_name(path), **({"log": caught} if "log" in accepted else {}))
     if log is None:
         for diagnostic in caught.diagnostics:
             warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
@@ -67,10 +68,10 @@ def validate(package: Package | str | Path) -> list[Diagnostic]:
 
     if isinstance(package, Package):
         return validate_files(package.files, source="<package>")
-    from .batch.files import SOURCE_LIMIT, read_regular
+    from .batch.files import SOURCE_LIMIT, read_regular, source_name
 
     path = Path(package)
-    return validate_bytes(read_regular(path, SOURCE_LIMIT), source=path.as_posix())
+    return validate_bytes(read_regular(path, SOURCE_LIMIT), source=source_name(path))
 
 
 def build(paths, formats, out_dir, **options):

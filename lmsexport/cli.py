@@ -20,6 +20,7 @@ import click
 
 from . import formats as registry
 from ._version import __version__
+from .batch.files import source_name
 from .diagnostics import SourceError
 
 EXIT_INVALID_OUTPUT = 3
@@ -159,7 +160,7 @@ def _echo_result(result, verbose: bool) -> None:
         click.echo(f"up to date {result.source}")
         return
     timing = f" in {result.seconds:.2f} s" if verbose else ""
-    click.echo(f"built {result.source} -> {', '.join(t.as_posix() for t in result.written)}{timing}")
+    click.echo(f"built {result.source} -> {', '.join(source_name(t) for t in result.written)}{timing}")
 
 
 @main.command()
@@ -205,6 +206,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     """
     import os
 
+    from .ids import ID_LIMIT
     from .model import is_identifier
     from .batch.builds import builder
     from .batch.pipeline import BuildSettings, OutputInvalid, find_sources
@@ -222,9 +224,9 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         raise click.UsageError(str(exc)) from None
     if bank is not None and formats != ["moodle"]:
         raise click.UsageError("--bank writes one Moodle question bank: use it with --format moodle alone")
-    if bank is not None and not is_identifier(bank):
-        raise click.BadParameter("it names the file: use ASCII letters, digits, - _ and ., starting with a letter",
-                                 param_hint="'--bank'")
+    if bank is not None and not (is_identifier(bank) and len(bank) <= ID_LIMIT):
+        raise click.BadParameter(f"it names the file: use at most {ID_LIMIT} ASCII letters, digits, - _ and ., "
+                                 "starting with a letter", param_hint="'--bank'")
     settings = BuildSettings(
         formats=tuple(formats),
         out_dir=out_dir,
@@ -289,9 +291,9 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
         if findings:
             failed += 1
             _echo_diagnostics(findings)
-            click.echo(f"invalid: {path.as_posix()} ({len(findings)} problem(s))")
+            click.echo(f"invalid: {source_name(path)} ({len(findings)} problem(s))")
         elif not quiet:
-            click.echo(f"valid: {path.as_posix()}")
+            click.echo(f"valid: {source_name(path)}")
     if failed:
         sys.exit(1)
 
@@ -358,11 +360,11 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
             diagnostics += problems
             if quiz is not None:
                 quizzes.append(quiz)
-                names.append(path.as_posix())
+                names.append(source_name(path))
     except FileNotFoundError as exc:
         raise click.UsageError(str(exc)) from None
     diagnostics += check(quizzes, ignore=ignore, sources=names)
-    order = {path.as_posix(): position for position, path in enumerate(sources)}
+    order = {source_name(path): position for position, path in enumerate(sources)}
     diagnostics.sort(key=lambda d: order.get(d.span.file, len(order)))
     report = RENDERERS[format_](diagnostics)
     if output is None:

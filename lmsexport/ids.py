@@ -8,19 +8,30 @@ from counters across runs, clocks or random numbers, so rebuilding gives the sam
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
+
+ID_LIMIT = 100
+"""Characters a quiz id holds at most. It names the files a build writes (`<id>.scorm2004.zip`,
+and `.<name>.<random>.part` while writing), which most filesystems cap at 255 bytes, and
+Moodle's idnumber columns hold 100."""
 
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 
 
 def slug(name: str, *, fallback: str = "quiz") -> str:
-    """A readable identifier from a file stem or title: `Ni kikun!` -> `ni-kikun`."""
+    """A readable identifier from a file stem or title: `Ni kikun!` -> `ni-kikun`; one longer than
+    `ID_LIMIT` keeps its start and ends in a digest of the rest, so two long names stay apart."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     result = _NOT_ID.sub("-", ascii_name.lower()).strip("-")
     if not result:
         return fallback
-    return result if result[0].isalpha() else f"{fallback}-{result}"
+    result = result if result[0].isalpha() else f"{fallback}-{result}"
+    if len(result) <= ID_LIMIT:
+        return result
+    digest = hashlib.blake2b(result.encode("ascii"), digest_size=4).hexdigest()
+    return f"{result[: ID_LIMIT - len(digest) - 1].rstrip('-')}-{digest}"
 
 
 def letters(index: int) -> str:

@@ -14,6 +14,7 @@ from typing import Callable
 from .. import formats as registry
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
 from ..package import write_atomic
+from .files import source_name
 from .outputs import OutputLock, remove_stale_parts
 from .pipeline import Build, OutputInvalid, SourceResult, find_sources, unwritable
 from ..validation import validate_files
@@ -52,7 +53,7 @@ class BankBuild(Build):
                 by_source.get(error.span.file, results[-1]).diagnostics.append(error)
             return
         target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
-        findings = validate_files(package.files, source=target.as_posix())
+        findings = validate_files(package.files, source=source_name(target))
         if findings:
             raise OutputInvalid(findings)
         for warning in package.warnings:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
 from ..formats.text.header import KEYS as HEADER_KEYS
+from .files import source_name
 
 FILE_NAME = "lmsexport.toml"
 RUN_KEYS = ("formats", "out", "jobs", "defaults")
@@ -43,7 +44,7 @@ class Config:
 
 
 def _problem(path: Path, message: str, hint: str = "") -> Diagnostic:
-    return Diagnostic("E701", message, SourceSpan(path.as_posix()), hint)
+    return Diagnostic("E701", message, SourceSpan(source_name(path)), hint)
 
 
 def _unknown(path: Path, key: str, known) -> Diagnostic:

@@ -22,6 +22,29 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (s
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
+def source_name(path: Path) -> str:
+    r"""`path` as messages, quiz ids, the state file and reports name it: its bytes read as UTF-8,
+    whatever the locale. Python decodes file names with the locale's encoding, so under
+    `LC_ALL=C` (with UTF-8 mode off) `café.txt` arrives as `caf\udcc3\udca9.txt`, from which the
+    quiz id would lose its `e` and which no UTF-8 file or terminal can take. Bytes that are not
+    UTF-8 (a Latin-1 name) become U+FFFD, as `ls` shows `caf?.txt`: the name is always text that
+    any UTF-8 file or terminal takes."""
+    return os.fsencode(path).decode("utf-8", "replace").replace(os.sep, "/")
+
+
+def text_name(path: Path) -> str:
+    """`path` as text the same in every locale, losing nothing: its bytes read as UTF-8, bytes
+    that are not UTF-8 as surrogate escapes (what the state file keeps; `disk_name` undoes it)."""
+    return os.fsencode(path).decode("utf-8", "surrogateescape")
+
+
+def disk_name(name: str) -> str:
+    """The path Python opens for a file named in text (an image a quiz shows, a file the state
+    recorded): the one whose name is that text in UTF-8, whatever the locale; under `LC_ALL=C`
+    Python could not even spell `ảnh.png` as a path."""
+    return os.fsdecode(name.encode("utf-8", "surrogateescape"))
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at `path`, or OSError if it is not one or is over `limit`."""
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))

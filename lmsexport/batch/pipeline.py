@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from . import background, config
 from .. import formats as registry
 from ..diagnostics import Diagnostic, Log, Severity, SourceError, SourceSpan
-from .files import ASSET_LIMIT, SOURCE_LIMIT, read_regular
+from .files import ASSET_LIMIT, SOURCE_LIMIT, disk_name, read_regular, source_name, text_name
 from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
@@ -83,7 +83,8 @@ class SourceResult:
     """Packages made in memory, path -> bytes, not yet on disk."""
     seconds: float = 0.0
     inputs: dict[str, str] = field(default_factory=dict)
-    """Other files the source used (its images): path -> content hash, for incremental builds."""
+    """Other files the source used (its images): path (`files.text_name`) -> content hash, for
+    incremental builds."""
     output_invalid: bool = False
     """A package written for it failed its own schema (a bug in lmsexport: exit status 3); its
     findings are among `diagnostics` and nothing is written for it."""
@@ -137,10 +138,10 @@ def _validate_path(path: Path) -> list[Diagnostic]:
     try:
         data = read_regular(path, SOURCE_LIMIT)
     except OSError as exc:
-        return _unreadable(path.as_posix(), exc).diagnostics
+        return _unreadable(source_name(path), exc).diagnostics
     from ..validation import validate_bytes
 
-    return validate_bytes(data, source=path.as_posix())
+    return validate_bytes(data, source=source_name(path))
 
 
 def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None):
@@ -151,7 +152,7 @@ def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = Non
     except SourceError as exc:
         return None, exc.diagnostics
     except registry.UnknownFormat as exc:
-        return None, [Diagnostic("E002", str(exc), SourceSpan(path.as_posix()))]
+        return None, [Diagnostic("E002", str(exc), SourceSpan(source_name(path)))]
 
 
 def read_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
@@ -186,7 +187,7 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
     """Read one file into the model with the reader `format` names, else the one its suffix
     and content call for; OS and encoding problems become SourceErrors, and what the reader
     could not carry into the model goes to `log`."""
-    source = path.as_posix()
+    source = source_name(path)
     if data is None:
         try:
             data = read_regular(path, SOURCE_LIMIT)
@@ -206,7 +207,7 @@ def _asset_loader(folder: Path):
     root = folder.resolve()
 
     def load(relative: str) -> bytes:
-        target = (root / relative).resolve()
+        target = (root / disk_name(relative)).resolve()
         if root not in target.parents:
             raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
         return read_regular(target, ASSET_LIMIT)
@@ -223,11 +224,11 @@ def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, gro
 def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> SourceResult:
     """Read, write and validate one source, in memory (runs in a worker process)."""
     started = time.perf_counter()
-    result = SourceResult(path.as_posix())
+    result = SourceResult(source_name(path))
     result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format)
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
-        result.inputs = {(path.parent / a.path).as_posix(): content_hash(a.data) for a in result.quiz.assets}
+        result.inputs = {f"{text_name(path.parent)}/{a.path}": content_hash(a.data) for a in result.quiz.assets}
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
@@ -239,7 +240,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
             zipping = Zipping(package)
-            findings = validate_files(package.files, source=target.as_posix())
+            findings = validate_files(package.files, source=source_name(target))
             data = zipping.result()
             if findings:
                 result.diagnostics += findings
@@ -364,13 +365,13 @@ class Build:
     def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
         """`make`, with the source read and linted meanwhile in a child process (background.py)."""
         read = functools.partial(_read_one, path, data, defaults, self.settings.source_format)
-        self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, path.as_posix())
+        self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, source_name(path))
         return make(path, data, defaults, self.settings)
 
     def _plan(self, sources: list[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
         """Per source: a final result (unreadable, or up to date), or the work to do."""
         for path in sources:
-            source = path.as_posix()
+            source = source_name(path)
             try:
                 data = read_regular(path, SOURCE_LIMIT)
             except OSError as exc:
@@ -448,5 +449,5 @@ class Build:
 def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:
     """Why `source`'s output could not go to `target` (a package, or the output folder)."""
     reason = exc.strerror or str(exc)
-    return Diagnostic("E004", f"cannot write {target.as_posix()}: {reason}", SourceSpan(source),
+    return Diagnostic("E004", f"cannot write {source_name(target)}: {reason}", SourceSpan(source),
                       "check the free space and the permissions of the output folder (--out), then build again")

@@ -6,6 +6,7 @@ import json
 
 from .._version import __version__
 from ..diagnostics import Severity
+from .files import source_name
 from .pipeline import SourceResult
 from .state import content_hash
 
@@ -47,8 +48,8 @@ def _entry(result: SourceResult) -> dict:
         "quiz": result.quiz.id if result.quiz else None,
         "questions": result.questions,
         "outputs": [
-            {"path": path.as_posix(), "hash": content_hash(result.outputs[path])} if path in result.outputs
-            else {"path": path.as_posix()}
+            {"path": source_name(path), "hash": content_hash(result.outputs[path])} if path in result.outputs
+            else {"path": source_name(path)}
             for path in result.written
         ],
         "errors": [d.as_dict() for d in result.diagnostics if d.severity == Severity.ERROR],

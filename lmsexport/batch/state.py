@@ -5,7 +5,8 @@ everything that decides its output (the source bytes, the formats and options,
 the defaults from lmsexport.toml, the lmsexport version), the hash of every other
 file it read (its images) and of each package written. A source is skipped when its
 fingerprint is unchanged and those files are all still there with the same bytes;
-anything else rebuilds it.
+anything else rebuilds it. Paths are kept as `files.text_name` spells them, so a state
+written in one locale reads the same in another (`LC_ALL=C` or UTF-8).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..package import write_atomic
-from .files import SOURCE_LIMIT, read_regular
+from .files import SOURCE_LIMIT, disk_name, read_regular, text_name
 
 STATE_FILE = ".lmsexport-state"
 _STATE_VERSION = 1
@@ -58,11 +59,11 @@ class BuildState:
         files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
         for path, expected in files.items():
             try:
-                if content_hash(read_regular(Path(path), SOURCE_LIMIT)) != expected:
+                if content_hash(read_regular(Path(disk_name(path)), SOURCE_LIMIT)) != expected:
                     return None
             except OSError:
                 return None
-        return [Path(path) for path in entry.get("outputs", {})]
+        return [Path(disk_name(path)) for path in entry.get("outputs", {})]
 
     def record(
         self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list,
@@ -73,7 +74,7 @@ class BuildState:
         self._change(source, {
             "fingerprint": print_,
             "inputs": dict(sorted(inputs.items())),
-            "outputs": {path.as_posix(): content_hash(data) for path, data in sorted(outputs.items())},
+            "outputs": {text_name(path): content_hash(data) for path, data in sorted(outputs.items())},
             "questions": questions,
             "warnings": [warning.as_dict() for warning in warnings],
         })
@@ -102,7 +103,8 @@ class BuildState:
         if json.dumps(entries, sort_keys=True) == before:
             return
         document = {"version": _STATE_VERSION, "sources": dict(sorted(entries.items()))}
-        write_atomic(self.path, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        # ASCII with \u escapes: file names that are not UTF-8 (surrogate escapes) round-trip too.
+        write_atomic(self.path, (json.dumps(document, indent=1) + "\n").encode("ascii"))
 
     @property
     def changed(self) -> bool:

@@ -18,6 +18,7 @@ from html import escape
 from typing import ClassVar
 
 from ..diagnostics import SourceSpan
+from ..ids import ID_LIMIT
 from ..images import image_problem
 from ..paths import unsafe_path
 
@@ -225,7 +226,8 @@ class Quiz:
     """A titled, ordered set of questions in one main language."""
 
     id: str
-    """Names the outputs (`<id>.qti.zip`) and prefixes identifiers across packages."""
+    """Names the outputs (`<id>.qti.zip`) and prefixes identifiers across packages; `ids.ID_LIMIT`
+    characters at most."""
     title: str
     lang: str | None = None
     """BCP 47 tag of the quiz's main language (`yo`, `id`, `vi`, `ar`, `pt-BR`)."""
@@ -239,7 +241,7 @@ class Quiz:
     """Files the quiz's HTML text refers to by path, each once, in the order the source mentions them."""
 
     def __post_init__(self) -> None:
-        _check(is_identifier(self.id), f"bad quiz id {self.id!r}")
+        _check(is_identifier(self.id) and len(self.id) <= ID_LIMIT, f"bad quiz id {self.id!r}")
         _check(bool(self.title.strip()), "a quiz needs a title")
         _check(self.lang is None or is_language_tag(self.lang), "bad quiz language tag")
         ids = [question.id for question in self.questions]

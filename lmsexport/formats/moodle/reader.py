@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
-from ...ids import slug
+from ...ids import ID_LIMIT, slug
 from ...images import image_problem
 from ...paths import unsafe_path
 from ...model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
@@ -316,7 +316,8 @@ class MoodleReader:
         )
         votes = [draft.shuffle for draft in drafts if draft.shuffle is not None]
         return Quiz(
-            id=category.idnumber if is_identifier(category.idnumber) else slug(stem),
+            id=category.idnumber if is_identifier(category.idnumber) and len(category.idnumber) <= ID_LIMIT
+            else slug(stem),
             title=category.names[-1] if category.names else stem,
             description=in_lang(*category.description, lang),
             lang=lang,

@@ -25,6 +25,7 @@ import math
 import re
 from typing import Callable
 
+from ...ids import ID_LIMIT
 from ...model import FEEDBACK_MODES, TIME_LIMIT_MAX, is_identifier, is_language_tag
 
 _LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
@@ -35,6 +36,9 @@ _FALSE = {"false", "no", "off", "0"}
 def _identifier(value: str) -> str:
     if not is_identifier(value):
         raise ValueError("an id is ASCII letters, digits, - _ and ., starting with a letter (e.g. fsdp-yo)")
+    if len(value) > ID_LIMIT:
+        raise ValueError(f"an id is {ID_LIMIT} characters at most (it names the files a build writes); "
+                         f"this one has {len(value)}")
     return value
 
 

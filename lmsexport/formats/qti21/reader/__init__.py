@@ -21,7 +21,7 @@ from typing import NamedTuple
 from .. import names
 from ....archive import read_zip
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
-from ....ids import slug
+from ....ids import ID_LIMIT, slug
 from ....model import TIME_LIMIT_MAX, ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
@@ -87,8 +87,8 @@ def _parse(content: bytes, source: str):
 
 
 def _identifier(value: str, fallback: str) -> str:
-    """A model id from a QTI identifier (an NCName, which may be non-ASCII)."""
-    return value if is_identifier(value) else slug(value, fallback=fallback)
+    """A model id from a QTI identifier (an NCName, which may be non-ASCII, and of any length)."""
+    return value if is_identifier(value) and len(value) <= ID_LIMIT else slug(value, fallback=fallback)
 
 
 def _read_package(files: dict[str, bytes], source: str) -> Quiz:

@@ -14,6 +14,12 @@ are different questions. The correct answers must match too, so a generic prompt
 Candidates come from prefix filtering (Bayardo et al., "Scaling up all pairs
 similarity search", 2007): two sets with Jaccard >= t share a word among the
 rarest |x| - ceil(t|x|) + 1 of each, so the batch is not compared pair by pair.
+The index is keyed by what a repeat must have equal anyway (its numbers, its count
+of correct answers, a single short answer), a question equal to an earlier one in
+every word is found by a dictionary, and a question is compared with at most
+`CANDIDATES` earlier ones per shared word, so the rule takes linear time even on
+thousands of look-alike questions (a repeat hidden behind as many look-alikes as
+that, sharing its rarest words, can go unreported).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from . import WARNING, Finding, Rule, visible
 
 SIMILAR = 0.8
 MIN_WORDS = 4
+CANDIDATES = 32
+"""Earlier questions a question is compared with per word of its prefix, the latest first."""
 
 
 class _Blanked(dict):
@@ -90,23 +98,38 @@ def _same_answers(a: tuple[_Words, ...], b: tuple[_Words, ...]) -> bool:
     return len(a) == len(b) and all(any(_similar(x, y) for y in b) for x in a)
 
 
-def _candidates(entries: list[_Entry]) -> Iterator[tuple[int, int]]:
-    """Pairs (earlier, later) of entries whose prompts may be similar.
+def _key(entry: _Entry) -> tuple:
+    """What a repeat of `entry` has equal to it: the numbers of its prompt (`_similar`), its count
+    of correct answers, and a lone answer of fewer than MIN_WORDS words, which only an equal one
+    is similar to. "... (1)?" and "... (2)?" never meet, nor do generic prompts ("Which is
+    true?") with different short answers."""
+    (answer, *more) = entry.answers or (None,)
+    short = answer.words if answer is not None and not more and len(answer.words) < MIN_WORDS else None
+    return entry.prompt.numbers, len(entry.answers), short
 
-    Similar prompts have the same numbers (`_similar`), so the index is keyed by those
-    too: "... (1)?" and "... (2)?" never meet, which keeps numbered quizzes linear."""
+
+def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[int, int]]:
+    """Pairs (earlier, later) of entries whose prompts may be similar; `same` gets the entries
+    equal in every word to an earlier one (later -> the first such), which are not indexed: they
+    meet what their first meets."""
     frequency = Counter(word for entry in entries for word in entry.prompt.set)
-    index: dict[tuple[frozenset[str], str], list[int]] = defaultdict(list)
+    index: dict[tuple, list[int]] = defaultdict(list)
+    exact: dict[tuple, int] = {}
     for later, entry in enumerate(entries):
+        first = exact.setdefault((entry.prompt.words, tuple(a.words for a in entry.answers)), later)
+        if first != later:
+            same[later] = first
+            continue
+        key = _key(entry)
         words = sorted(entry.prompt.set, key=lambda w: (frequency[w], w))
-        prefix = words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]
         seen = set()
-        for word in prefix:
-            for earlier in index[entry.prompt.numbers, word]:
+        for word in words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]:
+            posting = index[key, word]
+            for earlier in reversed(posting[-CANDIDATES:]):
                 if earlier not in seen:
                     seen.add(earlier)
                     yield earlier, later
-            index[entry.prompt.numbers, word].append(later)
+            posting.append(later)
 
 
 def _where(quizzes: Sequence[Quiz], entry: _Entry, later: _Entry) -> str:
@@ -119,12 +142,15 @@ def _where(quizzes: Sequence[Quiz], entry: _Entry, later: _Entry) -> str:
 def _repeated_questions(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
     entries = _entries(quizzes)
     first: dict[int, int] = {}
-    for earlier, later in _candidates(entries):
+    same: dict[int, int] = {}
+    for earlier, later in _candidates(entries, same):
         a, b = entries[earlier], entries[later]
         if later in first and first[later] < earlier:
             continue
         if _similar(a.prompt, b.prompt) and _same_answers(a.answers, b.answers):
             first[later] = earlier
+    for later, equal in same.items():  # the first that `equal` repeats, if any, came before it
+        first[later] = first.get(equal, equal)
     for later, earlier in sorted(first.items()):
         a, b = entries[earlier], entries[later]
         same = a.prompt.words == b.prompt.words and [x.words for x in a.answers] == [y.words for y in b.answers]

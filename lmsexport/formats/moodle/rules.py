@@ -233,6 +233,12 @@ def nearest_grade(percent: float) -> float:
     return min(GRADES, key=lambda value: (abs(value - percent), -value))
 
 
+def blank(text: str | None) -> bool:
+    """Whether Moodle takes a `<text>` for no text: the question types' save_question_options()
+    skip an answer whose text PHP's trim() empties (spaces, tabs, line ends, NUL, vertical tab)."""
+    return not (text or "").strip(" \t\n\r\0\x0b")
+
+
 def trans_single(value: str | None, default: bool) -> bool:
     """A Moodle boolean as qformat_xml::trans_single() reads it: `false`, `0` and empty are false."""
     if value is None:
@@ -329,7 +335,7 @@ def _check_multichoice(question, source: str) -> list[Diagnostic]:
         return [_finding(source, question, "V305", "a multichoice question needs two answers or more "
                          "(qtype_multichoice: notenoughanswers)", "add the missing answers")]
     # save_question_options() skips answers whose text is blank before it checks the grades.
-    percents = [answer_percent(a) for a in answers if (a.findtext("text") or "").strip()]
+    percents = [answer_percent(a) for a in answers if not blank(a.findtext("text"))]
     grades = [grade(p) for p in percents if p is not None]
     if None in grades or len(grades) < len(percents):
         return []  # reported as V302, or by the schema
@@ -348,7 +354,7 @@ def _check_multichoice(question, source: str) -> list[Diagnostic]:
 def _check_full_credit(question, source: str) -> list[Diagnostic]:
     """shortanswer and numerical save_question_options(): the best answer is worth 100 % (fractionsnomax)."""
     percents = [answer_percent(a, question.get("type")) for a in question.iterchildren("answer")
-                if (a.findtext("text") or "").strip()]
+                if not blank(a.findtext("text"))]
     if None in percents or any(grade(p) == 100 for p in percents):
         return []  # a grade that is not a number is the schema's finding
     return [_finding(source, question, "V309", f"no answer of this {question.get('type')} question is worth 100 %, "
@@ -371,12 +377,12 @@ def _check_matching(question, source: str) -> list[Diagnostic]:
                      "import at this question without importing the ones after it (nomatchinganswer)",
                      "give it an <answer><text>, or leave the text empty to make the answer a distractor")
             for sub in question.iterchildren("subquestion")
-            if (sub.findtext("text") or "").strip() and not (sub.findtext("answer/text") or "").strip()]
+            if not blank(sub.findtext("text")) and blank(sub.findtext("answer/text"))]
 
 
 def _check_ordering(question, source: str) -> list[Diagnostic]:
     """qtype_ordering::save_question_options(): its `notenoughanswers` notice ends importprocess()."""
-    if sum(bool((a.findtext("text") or "").strip()) for a in question.iterchildren("answer")) >= 2:
+    if sum(not blank(a.findtext("text")) for a in question.iterchildren("answer")) >= 2:
         return []
     return [_finding(source, question, "V311", "an ordering question needs two items or more; Moodle stops the import "
                      "at this question without importing the ones after it (notenoughanswers)", "add the items")]
@@ -398,4 +404,7 @@ _NUMERIC_ANSWER = re.compile(r"[+-]?(?:[0-9]+[.,]?[0-9]*|[.,][0-9]+)(?:[eE][-+]?
 
 
 def _finding(source: str, node, code: str, message: str, hint: str) -> Diagnostic:
-    return Diagnostic(code, message, SourceSpan(source, node.sourceline or 0), hint)
+    """A finding at `node`, or at the start of the file if the element is missing (a Cloze
+    question without `<questiontext>`)."""
+    line = getattr(node, "sourceline", 0) or 0
+    return Diagnostic(code, message, SourceSpan(source, line), hint)

@@ -28,10 +28,11 @@ from urllib.parse import quote
 from lxml import etree
 
 from ...diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from ...ids import letters
 from ...model import Asset, Question, Quiz, Text
 from .rules import (
-    FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name,
-    shorten,
+    FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, blank, category_path, file_place, html_words, label, mark_language,
+    moodle_tag, question_name, shorten,
 )
 from ...package import Package, WriteOptions
 from ...xml import TEXT_LIMIT, element, number, sub, too_long
@@ -109,7 +110,11 @@ class _Bank:
             out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
             write_kind(out, question)
             out.tags()
-            if self.fits(out.node, f"question {question.id}", _span(quiz, question)):
+            blanks = [what for what, text, shown in _answer_texts(question)
+                      if blank(html_words(text.html()) if shown == "plain" else out.fragment(text))]
+            if blanks:
+                self.refusals.append(_blank_answers(question, blanks, _span(quiz, question)))
+            elif self.fits(out.node, f"question {question.id}", _span(quiz, question)):
                 yield out.node
 
     def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
@@ -242,6 +247,26 @@ class QuestionOut:
                 self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
                           "without < > or `)")
             sub(sub(parent, "tag"), "text", text=tag)
+
+
+def _answer_texts(question: Question) -> Iterator[tuple[str, Text, str]]:
+    """The texts Moodle drops when blank (save_question_options() skips them): each with its name,
+    and whether it is written as HTML or as plain words (a matching right item). A matching pair
+    whose left text is blank would become a distractor."""
+    for index, choice in enumerate(getattr(question, "choices", ())):
+        yield f"option {letters(index)}", choice.text, "html"
+    for item in getattr(question, "items", ()):
+        yield f"item {item.id}", item.text, "html"
+    for pair in getattr(question, "pairs", ()):
+        yield f"the left item of pair {pair.id}", pair.left, "html"
+        yield f"the right item of pair {pair.id}", pair.right, "plain"
+
+
+def _blank_answers(question: Question, blanks: list[str], span: SourceSpan) -> Diagnostic:
+    return Diagnostic(
+        "E008", f"question {question.id}: {' and '.join(blanks)} {'has' if len(blanks) == 1 else 'have'} no text, and "
+        "Moodle's importer drops an answer without text (the question would lose its grades, a pair or an item)",
+        span, "write its text, or remove it")
 
 
 def _document(questions: Iterable) -> bytes:

@@ -265,6 +265,11 @@ def _typed(parser, draft, common, prompt, attributes):
                 return None
         return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
             NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback) for a in answers)))
+    empty = next(((line, column) for line, column, _, text, _ in draft.answers if not text.strip('"').strip()), None)
+    if empty is not None:
+        parser.error("E221", f"an accepted answer of {draft.name} is empty", *empty,
+                     hint='write the answer after the =, such as = Paris (quotes keep spaces: = " Paris ")')
+        return None
     answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(parser, fb))
                     for _, _, credit, text, fb in draft.answers)
     case = attributes.get("case", False)

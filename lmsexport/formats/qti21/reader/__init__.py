@@ -14,6 +14,7 @@ conditions) is an error at its place, never dropped.
 
 from __future__ import annotations
 
+import math
 import posixpath
 import unicodedata
 from typing import NamedTuple
@@ -53,7 +54,7 @@ def read(data: str | bytes, *, source: str) -> Quiz:
         question = read_question(root, Item("q1", lang, SourceSpan(source, root.sourceline or 0), TextReader()))
         return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
                     settings=Settings(shuffle=_shuffled([root])))
-    except (Unreadable, ModelError) as exc:
+    except (Unreadable, ModelError, ValueError) as exc:  # as for an item of a package (_read_item)
         raise SourceError([_problem(source, exc)]) from None
 
 
@@ -234,7 +235,10 @@ def _settings(test, items: list, total: float, where: str) -> Settings:
 
 def _seconds(max_time: str) -> int:
     """timeLimits/@maxTime (xs:double seconds) as the model's whole seconds."""
-    seconds = float(max_time)
+    try:
+        seconds = float(max_time)
+    except ValueError:
+        seconds = math.nan
     if not 0 < seconds <= TIME_LIMIT_MAX:
         raise ValueError(f"the time limit maxTime={max_time!r} is not from 1 to {TIME_LIMIT_MAX} seconds")
     return max(1, round(seconds))
@@ -249,4 +253,8 @@ def _pass_mark(test, total: float) -> float | None:
         return None
     scale = {f"{_Q}product": 1.0, f"{_Q}divide": 100.0, f"{_Q}variable": 100.0 / total if total else None}
     factor = scale.get(comparison[0].tag)
-    return None if factor is None else float(comparison[1].text) * factor
+    try:
+        mark = float(comparison[1].text)
+    except (TypeError, ValueError):
+        raise ValueError(f"the pass mark {comparison[1].text!r} is not a number") from None
+    return None if factor is None else mark * factor

@@ -18,7 +18,7 @@ from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
-from .text import TextReader, Unreadable, unindent
+from .text import TextReader, Unreadable, number, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -54,8 +54,8 @@ def credit(value: float, full: float) -> float:
 def score_set(branch) -> float | None:
     """The number a branch sets SCORE to (`baseValue`), or adds to GAPS for a gap (`sum(GAPS, baseValue)`)."""
     setters = [s for s in branch.iterfind(f"{_Q}setOutcomeValue") if s.get("identifier") in (names.SCORE, names.GAPS)]
-    number = setters[0].find(f".//{_Q}baseValue") if setters else None
-    return None if number is None else float(number.text)
+    value = setters[0].find(f".//{_Q}baseValue") if setters else None
+    return None if value is None else number(value.text, value, "the score set")
 
 
 def _mapped(declared):
@@ -64,7 +64,11 @@ def _mapped(declared):
         return None
     entries = list(mapping.iterfind(f"{_Q}mapEntry"))
     case_sensitive = all(entry.get("caseSensitive", "true") == "true" for entry in entries)
-    return [(names.from_literal(e.get("mapKey")), float(e.get("mappedValue"))) for e in entries], case_sensitive
+    keyless = next((entry for entry in entries if entry.get("mapKey") is None), None)
+    if keyless is not None:
+        raise Unreadable("a mapEntry without a mapKey", keyless)
+    return [(names.from_literal(e.get("mapKey")), number(e.get("mappedValue"), e, "a mappedValue"))
+            for e in entries], case_sensitive
 
 
 def _matched(root, response: str):
@@ -125,6 +129,8 @@ def read_fill_blanks(root, interactions, common: dict, feedback: Feedback, reade
         text = text.strip("\n")  # the new lines the blocks ended with
     text = unicodedata.normalize("NFC", text)
     pieces = _TOKENS.split(text)
+    if sorted(int(piece) for piece in pieces[1::2]) != list(range(len(gaps))):
+        raise Unreadable("the text holds U+E000 or U+E001, private-use characters lmsexport marks gaps with", body)
     segments = [piece if n % 2 == 0 else gaps[int(piece)] for n, piece in enumerate(pieces)]
     typed = [case for case in cases if case is not None]
     return FillBlanks(**common, prompt=Text(_TOKENS.sub(BLANK, text), "plain", container.get(_LANG)),

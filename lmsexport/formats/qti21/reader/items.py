@@ -25,7 +25,7 @@ from ....model import (
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, score_set, typed_answers
-from .text import TextReader, Unreadable, html_text, unindent
+from .text import TextReader, Unreadable, html_text, number, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -108,14 +108,14 @@ def points(root, weight: str | None) -> float:
     mapping's upper bound, else the test's weight, else 1."""
     maximum = root.find(f"{_Q}outcomeDeclaration[@identifier='{names.MAXSCORE}']/{_Q}defaultValue/{_Q}value")
     if maximum is not None:
-        return float(maximum.text)
+        return number(maximum.text, maximum, "MAXSCORE")
     score = root.find(f"{_Q}outcomeDeclaration[@identifier='{names.SCORE}']")
     if score is not None and score.get("normalMaximum"):
-        return float(score.get("normalMaximum"))
+        return number(score.get("normalMaximum"), score, "SCORE's normalMaximum")
     mapping = root.find(f"{_Q}responseDeclaration/{_Q}mapping[@upperBound]")
     if mapping is not None:
-        return float(mapping.get("upperBound"))
-    return float(weight) if weight is not None else 1.0
+        return number(mapping.get("upperBound"), mapping, "the mapping's upperBound")
+    return number(weight, root, "the item's weight in the test") if weight is not None else 1.0
 
 
 def _choice(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
@@ -172,17 +172,17 @@ def _numeric_answers(root, declared, full: float) -> tuple[NumericAnswer, ...]:
     values = correct_values(declared)
     if not values:
         raise Unreadable("the response declaration has no correctResponse", declared)
-    return (NumericAnswer(value=float(values[0])),)
+    return (NumericAnswer(value=number(values[0], declared, "the correct response")),)
 
 
 def _equal_operands(test) -> tuple[float, float]:
-    number = test.find(f"{_Q}baseValue")
-    if number is None or test.get("toleranceMode", "exact") not in ("exact", "absolute"):
+    value = test.find(f"{_Q}baseValue")
+    if value is None or test.get("toleranceMode", "exact") not in ("exact", "absolute"):
         raise Unreadable("lmsexport reads numbers compared exactly or within an absolute tolerance", test)
     tolerances = test.get("tolerance", "0").split() if test.get("toleranceMode") == "absolute" else ["0"]
     if len(set(tolerances)) != 1:
         raise Unreadable("a tolerance that differs below and above the number has no place in the model", test)
-    return float(number.text), float(tolerances[0])
+    return number(value.text, value, "the number compared"), number(tolerances[0], test, "the tolerance")
 
 
 def _numeric_match(test, response: str, answers) -> int | None:
@@ -194,8 +194,8 @@ def _numeric_match(test, response: str, answers) -> int | None:
 
 def _essay(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
     interaction = interactions[0]
-    lines = int(interaction.get("expectedLines", "10"))
-    return Essay(**common, prompt=_prompt(root, interaction, reader), lines=min(max(lines, 1), 100))
+    lines = number(interaction.get("expectedLines", "10"), interaction, "expectedLines")
+    return Essay(**common, prompt=_prompt(root, interaction, reader), lines=round(min(max(lines, 1), 100)))
 
 
 def _matching(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
@@ -204,7 +204,10 @@ def _matching(root, interactions, common: dict, feedback: Feedback, reader: Text
     if len(sets) != 2:
         raise Unreadable("a matchInteraction needs two simpleMatchSets", interaction)
     left, right = ({n.get("identifier"): n for n in s.iterfind(f"{_Q}simpleAssociableChoice")} for s in sets)
-    pairs = dict(value.split() for value in correct_values(declaration(root, interaction.get("responseIdentifier"))))
+    values = [value.split() for value in correct_values(declaration(root, interaction.get("responseIdentifier", "")))]
+    if any(len(pair) != 2 for pair in values):
+        raise Unreadable("a correct response of a matchInteraction is not a pair of identifiers", interaction)
+    pairs = dict(values)
     if set(pairs) - set(left) or set(pairs.values()) - set(right):
         raise Unreadable("the correct response pairs identifiers the match sets do not have", interaction)
     matched = tuple(MatchPair(id=i, left=reader.text(node), right=reader.text(right[pairs[i]]))
@@ -215,8 +218,8 @@ def _matching(root, interactions, common: dict, feedback: Feedback, reader: Text
 
 def _ordering(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
     interaction = interactions[0]
-    nodes = {node.get("identifier"): node for node in interaction.iterfind(f"{_Q}simpleChoice")}
-    order = correct_values(declaration(root, interaction.get("responseIdentifier")))
+    nodes = {node.get("identifier", ""): node for node in interaction.iterfind(f"{_Q}simpleChoice")}
+    order = correct_values(declaration(root, interaction.get("responseIdentifier", "")))
     if sorted(order) != sorted(nodes):
         raise Unreadable("the correct response does not put every item of the orderInteraction in order", interaction)
     items = tuple(OrderItem(id=i, text=reader.text(nodes[i])) for i in order)

@@ -10,6 +10,7 @@ path is the image's path in the package less `items/`, where lmsexport puts them
 from __future__ import annotations
 
 import copy
+import math
 import posixpath
 import unicodedata
 from html import escape
@@ -28,6 +29,18 @@ class Unreadable(Exception):
         super().__init__(message)
         self.line = getattr(node, "sourceline", 0) or 0
         self.hint = hint
+
+
+def number(value: str | None, node, what: str) -> float:
+    """`value` (an attribute or the text of `node`) as a finite number, else Unreadable at `node`:
+    a package from elsewhere may hold anything where QTI wants an xs:double."""
+    try:
+        found = float(value)
+    except (TypeError, ValueError):
+        found = math.nan
+    if not math.isfinite(found):
+        raise Unreadable(f"{what} is {value!r}, not a number", node, "write a number such as 1 or 2.5")
+    return found
 
 
 _Q = f"{{{NS['qti']}}}"

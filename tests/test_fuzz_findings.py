@@ -1,0 +1,99 @@
+"""What the property tests (tests/test_properties_*.py) found, each made a small case: inputs that
+crashed a reader or `validate`, or read into a quiz a writer then wrote invalid (exit 4 or 3
+before). Each is now a located error, a finding, or a writer's refusal (exit 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+import lmsexport
+from conftest import ROOT
+from lmsexport.model import Choice, Matching, MatchPair, MultipleChoice, Ordering, OrderItem, Quiz, Text
+from lmsexport.validation import validate_bytes
+
+QTI = ROOT / "tests" / "fixtures" / "qti21"
+
+
+def _item(name: str, old: str, new: str) -> bytes:
+    data = (QTI / name).read_bytes()
+    assert old.encode() in data, f"{old!r} is not in {name}"
+    return data.replace(old.encode(), new.encode(), 1)
+
+
+@pytest.mark.parametrize("name, old, new, message", [
+    ("text_entry.xml", 'mapKey="York" ', "", "a mapEntry without a mapKey"),
+    ("text_entry.xml", 'mappedValue="1"', 'mappedValue="$$x$$"', "a mappedValue is '$$x$$', not a number"),
+    ("text_entry.xml", 'mappedValue="1"', "", "a mappedValue is None, not a number"),
+    ("choice_multiple.xml", 'upperBound="', 'upperBound="1,5', "the mapping's upperBound is '1,5"),
+    ("order.xml", 'identifier="DriverA"', "", "the correct response does not put every item"),
+    ("match.xml", "<value>C R</value>", "<value>C</value>", "a correct response of a matchInteraction is not a pair"),
+    ("extended_text.xml", "<extendedTextInteraction ", '<extendedTextInteraction expectedLines="many" ',
+     "expectedLines is 'many', not a number"),
+    ("text_entry.xml", "Identify the missing", "Identify \ue0000\ue001 the missing",
+     "the text holds U+E000 or U+E001"),
+])
+def test_a_qti_item_with_a_broken_value_is_a_located_error(name, old, new, message):
+    with pytest.raises(lmsexport.SourceError) as refused:
+        lmsexport.read(name, _item(name, old, new), format="qti21")
+    (error,) = refused.value.diagnostics
+    assert error.code == "E803" and error.span.line > 0
+    assert message is None or message in error.message
+
+
+def test_a_qti_pass_mark_that_is_no_number_is_a_located_error():
+    quiz = lmsexport.read("q.txt", "---\npass: 50\n---\nQ\n\n1. A?\n   *• x\n   • y\n")
+    package = lmsexport.write(quiz, "qti")
+    test = package.files["test.xml"].replace(b"<baseValue baseType=\"float\">50</baseValue>",
+                                             b"<baseValue baseType=\"float\">half</baseValue>")
+    assert test != package.files["test.xml"]
+    with pytest.raises(lmsexport.SourceError, match="the pass mark 'half' is not a number"):
+        lmsexport.read("q.zip", lmsexport.Package({**package.files, "test.xml": test}).to_bytes())
+
+
+def test_validate_reports_a_cloze_question_without_its_text():
+    bank = b'<quiz><question type="cloze"><name><text>c</text></name></question></quiz>'
+    findings = validate_bytes(bank, source="bank.xml")
+    assert findings and all(f.span.source == "bank.xml" for f in findings)
+
+
+def _moodle_refusal(question) -> str:
+    with pytest.raises(lmsexport.SourceError) as refused:
+        lmsexport.write(Quiz(id="q", title="Q", questions=(question,)), "moodle")
+    (error,) = refused.value.diagnostics
+    assert error.code == "E008"
+    return error.message
+
+
+def _choice(ident: str, text: str, correct: bool = False) -> Choice:
+    return Choice(id=ident, text=Text(text), correct=correct)
+
+
+@pytest.mark.parametrize("question, blank", [
+    (MultipleChoice(id="q1", prompt=Text("Which?"), multiple_response=True,
+                    choices=(_choice("a", "", True), _choice("b", "Helium"), _choice("c", "Oxygen", True))),
+     "option a has no text"),
+    (MultipleChoice(id="q1", prompt=Text("Which?"), choices=(_choice("a", " \t", True), _choice("b", "x"))),
+     "option a has no text"),
+    (Matching(id="q1", prompt=Text("Match"), pairs=(MatchPair(id="a", left=Text("Capulet"), right=Text("")),
+                                                   MatchPair(id="b", left=Text("Puck"), right=Text("Dream")))),
+     "the right item of pair a has no text"),
+    (Matching(id="q1", prompt=Text("Match"), pairs=(MatchPair(id="a", left=Text(""), right=Text("Romeo")),
+                                                   MatchPair(id="b", left=Text("Puck"), right=Text("Dream")))),
+     "the left item of pair a has no text"),
+    (Ordering(id="q1", prompt=Text("Order"), items=(OrderItem(id="a", text=Text("1")), OrderItem(id="b", text=Text("")),
+                                                     OrderItem(id="c", text=Text("3")))),
+     "item b has no text"),
+])
+def test_moodle_refuses_an_answer_its_importer_would_drop(question, blank):
+    """An empty option read from a QTI package came out as a Moodle question whose grades do not
+    add up (V304), or a subquestion without its answer (V310): exit 3. (A text in a known language
+    is never blank there: Moodle keeps the `<span lang>` around it.)"""
+    assert f"question q1: {blank}, and Moodle's importer drops an answer without text" in _moodle_refusal(question)
+    assert lmsexport.validate(lmsexport.write(Quiz(id="q", title="Q", questions=(question,)), "qti")) == []
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason="formats/text/questions.py reads gap credits; its numbers "
+                   "are being rewritten on another branch: a credit past 100% in a gap is a ModelError (exit 4)")
+def test_a_gap_credit_past_100_percent_is_a_located_error():
+    with pytest.raises(lmsexport.SourceError, match="E217"):
+        lmsexport.read("t.txt", "Q\n\n1. The capital is {=Paris =3333% paris}.\n")

@@ -9,6 +9,8 @@ starts with `{`), or several files, each opened by a `%% name` line.
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 import subprocess
 import sys
@@ -138,10 +140,11 @@ def test_batch_rule_respects_the_quiz_that_switched_it_off():
 
 def test_quiz_without_positions_points_at_its_source():
     quiz = lmsexport.read(ROOT / "quizzes" / "fsdp-yo.txt")
+    unplaced = dataclasses.replace(quiz, questions=tuple(dataclasses.replace(q, source=None) for q in quiz.questions))
+    assert {str(d.span) for d in check([unplaced], sources=["x.json"])} == {"x.json"}
+    assert {str(d.span) for d in check([unplaced])} == {"fsdp-yo"}
     from_json = reader("json").read(lmsexport.write(quiz, "json").files["fsdp-yo.json"], source="x.json")
-    spans = {str(d.span) for d in check([from_json], sources=["x.json"])}
-    assert spans == {"x.json"}
-    assert {str(d.span) for d in check([from_json])} == {"fsdp-yo"}
+    assert {str(d.span) for d in check([from_json])} == {"x.json"}  # the JSON reader places questions in their file
 
 
 def test_language_model_is_loaded_only_when_needed():

@@ -6,12 +6,12 @@ shape error into a located SourceError.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...model import MODEL_VERSION, ModelError, Quiz, quiz_from_data
 from ...textinput import decode
-
 
 
 def _fail(source: str, message: str, hint: str = "", line: int = 0, column: int = 0):
@@ -36,7 +36,15 @@ def read(data: str | bytes, *, source: str) -> Quiz:
             "write it with this version of lmsexport (lmsexport build --format json)",
         )
     try:
-        return quiz_from_data(document["quiz"])
+        quiz = quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise _fail(source, f"the model is not valid: {what}") from None
+    return _located(quiz, SourceSpan(source))
+
+
+def _located(quiz: Quiz, span: SourceSpan) -> Quiz:
+    """The quiz with each question placed in the file (the JSON form keeps no positions), so that
+    what a writer or lint says of a question names the file it came from, not the quiz id."""
+    questions = tuple(dataclasses.replace(question, source=span) for question in quiz.questions)
+    return dataclasses.replace(quiz, questions=questions)

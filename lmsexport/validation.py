@@ -14,6 +14,7 @@ message points into the archive the way a course designer can follow.
 from __future__ import annotations
 
 import functools
+import importlib
 import io
 import json
 import posixpath
@@ -39,6 +40,7 @@ SCHEMA_FILES = {
     "scorm12_manifest": "wrappers/scorm12_manifest.xsd",
     "scorm2004_manifest": "wrappers/scorm2004_manifest.xsd",
     "moodle": "moodle/moodle-xml.xsd",
+    "qti12": "qti12/domainProfile_4/ims_qtiasiv1p2.xsd",
 }
 """Schema name -> file under schemas/; the wrappers import several official files."""
 
@@ -104,6 +106,12 @@ def load_schema(name: str):
     return schema
 
 
+def _format_rules(name: str):
+    """The rules module of a format (`formats/<name>/validation.py`), found at run time by name,
+    so that this shared layer names no format's module."""
+    return importlib.import_module(f"{__package__}.formats.{name}.validation")
+
+
 def _schema_for(root) -> str | None:
     """Which schema a document's root element asks for."""
     tag = root.tag if isinstance(root.tag, str) else ""
@@ -150,6 +158,8 @@ def _parse(content: bytes, source: str):
 def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
     """Check a parsed document against the schema its root element names."""
     name = _schema_for(root)
+    if name is None and _format_rules("qti12").knows(root):
+        return _format_rules("qti12").check(root, source=source)
     if name is None:
         return [
             _finding(
@@ -157,7 +167,7 @@ def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
                 f"unknown kind of XML document (root element {root.tag})",
                 "V102",
                 root.sourceline or 0,
-                hint="lmsexport validates QTI 2.1, IMS CP / SCORM manifests and Moodle XML",
+                hint="lmsexport validates QTI 2.1, QTI 1.2 (Canvas), IMS CP / SCORM manifests and Moodle XML",
             )
         ]
     if name == "moodle":
@@ -199,6 +209,7 @@ def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
     if MANIFEST in files and not any(f.code == "V101" for f in findings):
         findings += _manifest_rules(documents[MANIFEST], files, source)
         findings += package_rules(files, source, documents)
+        findings += _format_rules("qti12").package_rules(files, source, documents)
     return findings
 
 

@@ -102,7 +102,7 @@ def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_pat
                            capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert built.stderr.rstrip().splitlines()[-1].startswith("3 built")
-    assert len(list((tmp_path / "out").glob("*/*"))) == 12 and built.stdout.count("built ") == 3
+    assert len(list((tmp_path / "out").glob("*/*"))) == 15 and built.stdout.count("built ") == 3
     failed = subprocess.run([*command, "build", str(bad), "-f", "qti", "-o", str(tmp_path / "x")], capture_output=True, text=True)
     assert failed.returncode == 1 and "E202" in failed.stderr
     usage = subprocess.run([*command, "build", "--format", "nope", str(bad)], capture_output=True, text=True)

@@ -9,19 +9,23 @@ broken packages and other tools' packages are in test_canvas_validate.py.
 from __future__ import annotations
 
 import io
+import unicodedata
 import zipfile
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree, html
 
 import canvas_import
 import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.cli import main
-from lmsexport.model import Essay, Quiz, Settings, ShortAnswer, Text, Answer
+from lmsexport.model import (Answer, Choice, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Quiz,
+                             Settings, ShortAnswer, Text)
 from lmsexport.package import MANIFEST
 from lmsexport.validation import load_schema, validate_bytes, validate_files
 
@@ -234,3 +238,55 @@ def test_every_kind_of_feedback_has_canvas_identifiers():
     assert first.find(f"{Q}resprocessing") is None  # a text block has none
     shown = [d.get("linkrefid") for d in items[1].iter(f"{Q}displayfeedback")]
     assert shown == ["general_fb", "20001_fb", "20002_fb", "correct_fb", "general_incorrect_fb"]
+
+
+_WORDS = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")) | st.sampled_from("<&>\"']]"),
+                 min_size=1, max_size=12).map(lambda text: unicodedata.normalize("NFC", text)).filter(str.strip)
+
+
+@st.composite
+def _questions(draw, number: int):
+    kind = draw(st.sampled_from(["choice", "short", "numeric"]))
+    prompt = Text(draw(_WORDS))
+    if kind == "choice":
+        texts = draw(st.lists(_WORDS, min_size=2, max_size=5, unique=True))
+        right = draw(st.integers(0, len(texts) - 1))
+        choices = tuple(Choice(id=f"c{n}", text=Text(t), correct=n == right) for n, t in enumerate(texts))
+        return MultipleChoice(id=f"q{number}", prompt=prompt, choices=choices), texts[right]
+    if kind == "short":
+        answer = draw(_WORDS.filter(lambda t: "*" not in t and t == t.strip()))
+        return ShortAnswer(id=f"q{number}", prompt=prompt, answers=(Answer(text=answer),)), answer
+    value = draw(st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 4)))
+    tolerance = draw(st.sampled_from([0.0, 0.5, 0.0125]))
+    return Numeric(id=f"q{number}", prompt=prompt, answers=(NumericAnswer(value=value, tolerance=tolerance),)), (
+        value, tolerance)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(*(_questions(k) for k in range(1, n + 1)))))
+def test_generated_quizzes_validate_and_keep_their_keys(drawn):
+    quiz = Quiz(id="gen", title="Generated", questions=tuple(question for question, _ in drawn))
+    package = lmsexport.write(quiz, "canvas")
+    assert validate_files(package.files, source="gen.canvas.zip") == []
+    found = canvas_import.questions(package.to_bytes())
+    for (question, key), imported in zip(drawn, found, strict=True):
+        if isinstance(question, MultipleChoice):
+            assert imported["key"] == [" ".join(key.split())]
+        elif isinstance(question, ShortAnswer):
+            assert imported["key"] == [key]
+        else:
+            exact, margin = imported["key"][0]
+            assert exact == key[0] and abs(margin - key[1]) < 1e-9
+
+
+def test_what_canvas_cannot_take_is_a_warning_naming_the_question():
+    only_wildcard = ShortAnswer(id="q1", prompt=Text("Anything"), answers=(Answer(text="*"),))
+    matching = Matching(id="q2", prompt=Text('<p>See <img src="lost.png" alt="x"></p>', "html"), pairs=(
+        MatchPair(id="a", left=Text("one"), right=Text("<b>1</b>", "html")),
+        MatchPair(id="b", left=Text("two"), right=Text("2"))))
+    package = lmsexport.write(Quiz(id="w", title="W", questions=(only_wildcard, matching)), "canvas")
+    assert [(w.code, w.message.split(":")[0]) for w in package.warnings] == [
+        ("W904", "question q1"), ("W912", "question q1"), ("W907", "question q2"), ("W908", "question q2")]
+    found = canvas_import.questions(package.to_bytes())
+    assert found[0]["type"] == "essay_question" and found[1]["key"] == {"one": "1", "two": "2"}
+    assert validate_files(package.files, source="w.canvas.zip") == []

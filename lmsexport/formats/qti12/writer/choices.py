@@ -79,13 +79,18 @@ def write_ordering(context: Context) -> Parts:
     shown = _display_order([item.text for item in question.items])
     lefts = [(question.items[n].text, None) for n in shown]
     options = [str(n + 1) for n in shown]
-    return _matching(context, lefts, options, [])
+    return _matching(context, lefts, options, [], order=int)
 
 
-def _matching(context: Context, lefts: list, options: list[str], extras: list[str]) -> Parts:
+def _words(text: str) -> tuple[str, str]:
+    return " ".join(text.casefold().split()), text
+
+
+def _matching(context: Context, lefts: list, options: list[str], extras: list[str], order=_words) -> Parts:
     """`options[n]` is the option left item n matches; the options are listed once each, in an order
-    that does not give the answers away (sorted), distractors among them."""
-    listed = sorted(dict.fromkeys(options + extras), key=lambda text: (" ".join(text.casefold().split()), text))
+    that does not give the answers away (sorted by `order`: their words, or positions by number),
+    distractors among them."""
+    listed = sorted(dict.fromkeys(options + extras), key=order)
     base = len(lefts)
     option_ids = {text: context.answer_ident(base + n) for n, text in enumerate(listed, 1)}
     parts = Parts(names.MATCHING, [context.answer_ident(n) for n in range(1, base + 1)])

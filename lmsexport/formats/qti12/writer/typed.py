@@ -155,8 +155,8 @@ def _accepted(context: Context, answers: tuple[Answer, ...], case_sensitive: boo
     for answer in answers:
         if answer.credit != 100:
             continue
-        text = answer.text.replace("\\*", "\ue000").replace("*", "").replace("\ue000", "*").strip()
-        if text != answer.text.replace("\\*", "*"):
+        text = "*".join(part.replace("*", "") for part in answer.text.split("\\*")).strip()
+        if text != answer.text.replace("\\*", "*").strip():
             context.warn("W904", f"Canvas knows no wildcard: {what} {answer.text!r} is written as {text!r}, the "
                          "only text it then accepts" if text else f"Canvas knows no wildcard: {what} "
                          f"{answer.text!r} is left out", "list the spellings to accept one by one")

@@ -35,15 +35,15 @@ SOURCES = [
     ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
 ]
 WARNINGS = {
-    "features": ["W911", "W911"],
-    "all-kinds": ["W903", "W903", "W910", "W901", "W902", "W911", "W911"],
-    "model-fields": ["W911"],
-    "kinds": ["W906", "W909", "W905", "W903", "W903", "W903", "W903", "W903", "W904", "W903", "W903", "W910", "W906",
-              "W901", "W902", "W903", "W904", "W906", "W906", "W911"],
+    "features": ["W861", "W861"],
+    "all-kinds": ["W853", "W853", "W860", "W851", "W852", "W861", "W861"],
+    "model-fields": ["W861"],
+    "kinds": ["W856", "W859", "W855", "W853", "W853", "W853", "W853", "W853", "W854", "W853", "W853", "W860", "W856",
+              "W851", "W852", "W853", "W854", "W856", "W856", "W861"],
 }
-"""On purpose: all-kinds has partial-credit typed answers (W903), an essay box size (W910), an
-ordering (W901), mixed gaps (W902), a pass mark and tags (W911); kinds adds a French true/false
-(W909), wildcards (W904), case-sensitive answers (W905) and feedback Canvas drops (W906)."""
+"""On purpose: all-kinds has partial-credit typed answers (W853), an essay box size (W860), an
+ordering (W851), mixed gaps (W852), a pass mark and tags (W861); kinds adds a French true/false
+(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856)."""
 Q = canvas_import.Q
 
 
@@ -89,7 +89,7 @@ def test_every_kind_lands_as_the_same_kind_with_its_key_and_points():
         ("multiple_choice_question", ["All-reduce"]),
         ("multiple_answers_question", ["Gradients", "Optimizer states", "Parameters"]),
         ("true_false_question", ["True"]),
-        ("short_answer_question", ["NCCL"]),  # the 50% answer is left out (W903)
+        ("short_answer_question", ["NCCL"]),  # the 50% answer is left out (W853)
         ("numerical_question", [(256.0, 0.0)]),
         ("numerical_question", [(0.25, 0.0125)]),  # 5% of 0.25, kept as the margin
         ("essay_question", None),
@@ -202,7 +202,7 @@ def test_typed_answers_are_written_as_canvas_accepts_them():
         Answer(text="ring*"), Answer(text="a\\*b"), Answer(text="tree", credit=50)))
     package = lmsexport.write(Quiz(id="s", title="S", questions=(question,)), "canvas")
     assert canvas_import.questions(package.to_bytes())[0]["key"] == ["ring", "a*b"]
-    assert [w.code for w in package.warnings] == ["W905", "W903", "W904"]
+    assert [w.code for w in package.warnings] == ["W855", "W853", "W854"]
 
 
 def test_text_is_escaped_once_and_plain_where_canvas_wants_plain():
@@ -286,7 +286,7 @@ def test_what_canvas_cannot_take_is_a_warning_naming_the_question():
         MatchPair(id="b", left=Text("two"), right=Text("2"))))
     package = lmsexport.write(Quiz(id="w", title="W", questions=(only_wildcard, matching)), "canvas")
     assert [(w.code, w.message.split(":")[0]) for w in package.warnings] == [
-        ("W904", "question q1"), ("W912", "question q1"), ("W907", "question q2"), ("W908", "question q2")]
+        ("W854", "question q1"), ("W862", "question q1"), ("W857", "question q2"), ("W858", "question q2")]
     found = canvas_import.questions(package.to_bytes())
     assert found[0]["type"] == "essay_question" and found[1]["key"] == {"one": "1", "two": "2"}
     assert validate_files(package.files, source="w.canvas.zip") == []

@@ -93,7 +93,7 @@ def _feedback(context: Context, parts: Parts) -> list:
     right_wrong = [(names.CORRECT_FEEDBACK, question.correct_feedback),
                    (names.INCORRECT_FEEDBACK, question.incorrect_feedback)]
     if not question.scored and any(text for _, text in right_wrong):
-        context.warn("W906", "it is not scored automatically, so its feedback for right and wrong answers is left "
+        context.warn("W856", "it is not scored automatically, so its feedback for right and wrong answers is left "
                      "out", "use the explanation (>) for what every learner should read")
     elif question.scored:
         shown += right_wrong

@@ -65,7 +65,7 @@ def minutes(quiz: Quiz, notes: Notes) -> int | None:
         return None
     whole = math.ceil(seconds / 60)
     if whole * 60 != seconds:
-        notes.warn(None, "W911", f"Canvas time limits are whole minutes: {seconds} seconds become {whole} minutes",
+        notes.warn(None, "W861", f"Canvas time limits are whole minutes: {seconds} seconds become {whole} minutes",
                    "give the time limit in whole minutes")
     return whole
 
@@ -74,10 +74,10 @@ def quiz_settings(quiz: Quiz, description: str | None, minutes: int | None, note
     """`assessment_meta.xml`: the settings Canvas's importer reads (quiz_metadata_converter.rb)."""
     settings = quiz.settings
     if settings.pass_mark is not None:
-        notes.warn(None, "W911", f"Canvas quizzes have no pass mark, so {names.decimal(settings.pass_mark)}% is "
+        notes.warn(None, "W861", f"Canvas quizzes have no pass mark, so {names.decimal(settings.pass_mark)}% is "
                    "not carried", "set a mastery path or a grading scheme in Canvas if you need one")
     if quiz.tags or any(question.tags for question in quiz.questions):
-        notes.warn(None, "W911", "Canvas quizzes and questions have no tags, so the package carries none",
+        notes.warn(None, "W861", "Canvas quizzes and questions have no tags, so the package carries none",
                    "nothing to do: tags stay in the source")
     root = element("canvas:quiz", {"identifier": quiz.id, "xsi:schemaLocation": names.CANVAS_SCHEMA},
                    nsmap={None: NS["canvas"], "xsi": NS["xsi"]})

@@ -30,7 +30,7 @@ def write_true_false(context: Context) -> Parts:
     question: TrueFalse = context.question
     lang = (question.lang or context.quiz_lang or "en").split("-")[0].lower()
     if lang != "en":
-        context.warn("W909", "Canvas keeps a true/false question only when its answers read True and False, so "
+        context.warn("W859", "Canvas keeps a true/false question only when its answers read True and False, so "
                      "they are in English", "Canvas's own true/false questions are in English too; write a "
                      "multiple choice question for answers in the quiz's language")
     answers = [(Text(names.TRUE_LABEL), question.answer, None), (Text(names.FALSE_LABEL), not question.answer, None)]
@@ -73,7 +73,7 @@ def write_ordering(context: Context) -> Parts:
     """Canvas classic quizzes have no ordering question: a matching of each item to its place (1, 2, ...)
     keeps it graded, with partial credit for each item in its place instead of all or nothing."""
     question: Ordering = context.question
-    context.warn("W901", "Canvas classic quizzes have no ordering question: it is written as a matching question "
+    context.warn("W851", "Canvas classic quizzes have no ordering question: it is written as a matching question "
                  "pairing each item with its position (1, 2, ...), and Canvas gives a share of the points for each "
                  "item in its place instead of all or nothing", "tell learners to match each item with its position")
     shown = _display_order([item.text for item in question.items])

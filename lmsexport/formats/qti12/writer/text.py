@@ -6,7 +6,7 @@ Canvas's importer takes `text/html` text as an opaque HTML string and `text/plai
 keeps everything markup.py's allow-list lets through. The flavour decides how an image of the quiz
 and a formula are written (Canvas: `$IMS-CC-FILEBASE$/<path>` and its equation images). Where
 Canvas takes plain text only (drop-down choices, matching options), HTML is reduced to its text
-with a warning (W907); an image that is not one of the quiz's files is a warning (W908).
+with a warning (W857); an image that is not one of the quiz's files is a warning (W858).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class TextWriter:
         root = html.fragment_fromstring(text.html(), create_parent="div")
         words = " ".join(root.text_content().split())
         if len(root) and not all(child.tag == "br" for child in root.iter() if child is not root) or text.lang:
-            self._warn("W907", f"{what} is plain text in Canvas: its HTML (formatting, images, language) is left "
+            self._warn("W857", f"{what} is plain text in Canvas: its HTML (formatting, images, language) is left "
                        f"out and its text kept ({words!r}); a formula stays TeX",
                        "keep drop-down choices and matching options to plain words")
         return words
@@ -90,7 +90,7 @@ class TextWriter:
             if src in self.assets:
                 image.set("src", self.flavour.media_src(src))
             elif ":" not in src.split("/")[0]:
-                self._warn("W908", f"the image {src!r} is not one of the quiz's files, so the package cannot carry it",
+                self._warn("W858", f"the image {src!r} is not one of the quiz's files, so the package cannot carry it",
                            "add the file beside the quiz, or link an http(s) image")
 
     def _formulas(self, root) -> None:

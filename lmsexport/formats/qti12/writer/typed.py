@@ -5,7 +5,7 @@ QTI ASI 1.2.1 (response_str, render_fib): https://www.imsglobal.org/question/qti
 Part of the QTI 1.2 writer; the shapes are Canvas's (canvas-lms `lib/cc/qti/qti_items.rb`). Canvas
 accepts a typed answer whole or not at all, ignoring letter case and knowing no wildcard
 (`quizzes/quiz_question/short_answer_question.rb`), so typed answers are written as it can take
-them, each difference a warning: partial credit (W903), wildcards (W904), letter case (W905).
+them, each difference a warning: partial credit (W853), wildcards (W854), letter case (W855).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def write_short_answer(context: Context) -> Parts:
     question: ShortAnswer = context.question
     accepted = _accepted(context, question.answers, question.case_sensitive, "its answer")
     if not accepted:
-        context.warn("W912", "no typed answer is left that Canvas can accept, so it is written as an essay for a "
+        context.warn("W862", "no typed answer is left that Canvas can accept, so it is written as an essay for a "
                      "person to mark", "give the question an answer without wildcards that earns full credit")
         return write_essay(context)
     parts = Parts(names.SHORT_ANSWER, [context.answer_ident(n) for n in range(1, len(accepted) + 1)])
@@ -65,7 +65,7 @@ def write_essay(context: Context) -> Parts:
     """essay_question: a text box and a condition that scores nothing (a person marks it)."""
     question = context.question
     if isinstance(question, Essay) and question.lines != 10:
-        context.warn("W910", f"Canvas essays have no answer box size; the box is Canvas's own, not {question.lines} "
+        context.warn("W860", f"Canvas essays have no answer box size; the box is Canvas's own, not {question.lines} "
                      "lines", "nothing to do: learners can type as much as they need")
     parts = Parts(names.ESSAY, responses=[_typed_response(fib=None)])
     parts.conditions.append(condition(x("other")))
@@ -76,7 +76,7 @@ def write_description(context: Context) -> Parts:
     """text_only_question: the text, no response, no score, no feedback (Canvas reads none)."""
     question = context.question
     if question.explanation:
-        context.warn("W906", "Canvas text blocks carry no feedback, so the explanation is left out",
+        context.warn("W856", "Canvas text blocks carry no feedback, so the explanation is left out",
                      "put what learners should read into the text itself")
     return Parts(names.TEXT_ONLY, scored=False)
 
@@ -85,11 +85,11 @@ def write_fill_blanks(context: Context) -> Parts:
     """fill_in_multiple_blanks_question (typed gaps) or multiple_dropdowns_question (drop-downs): `[id]`
     in the text for each gap, a response_lid per gap listing its accepted texts or its choices, and a
     condition adding the gap's share when its (first) right label is given. Canvas has no question
-    mixing both: then every gap is typed, a drop-down's choices listed after it (W902)."""
+    mixing both: then every gap is typed, a drop-down's choices listed after it (W852)."""
     question: FillBlanks = context.question
     typed = any(gap.answers for gap in question.gaps)
     if typed and any(gap.choices for gap in question.gaps):
-        context.warn("W902", "Canvas has no question with both typed and drop-down gaps: it is written as fill in "
+        context.warn("W852", "Canvas has no question with both typed and drop-down gaps: it is written as fill in "
                      "multiple blanks, each drop-down a typed blank whose choices are listed after it and whose "
                      "right choice is the answer to type", "for Canvas, make every gap typed or every gap a drop-down")
     parts = Parts(names.FILL_IN_BLANKS if typed else names.DROPDOWNS)
@@ -102,7 +102,7 @@ def write_fill_blanks(context: Context) -> Parts:
         marked.append(f"[{blank}]" + (_choice_list(context, part) if typed and part.choices else ""))
         _gap(context, parts, part, blank, typed, share(len(question.gaps)))
     if question.case_sensitive and typed:
-        context.warn("W905", "Canvas compares typed blanks ignoring letter case", "accept every spelling that is right")
+        context.warn("W855", "Canvas compares typed blanks ignoring letter case", "accept every spelling that is right")
     parts.stem = Text("".join(marked)).html()
     return parts
 
@@ -126,7 +126,7 @@ def _gap(context: Context, parts: Parts, gap: Gap, blank: str, typed: bool, part
             {"texttype": "text/plain"}, text)
         answer_feedback(parts, ident, feedback, varequal(names.blank_response(blank), ident))
     if any(item.feedback for item in (*gap.answers, *gap.choices)):
-        context.warn("W906", f"Canvas's importer reads no feedback for the answers of a blank, so gap {gap.id}'s is "
+        context.warn("W856", f"Canvas's importer reads no feedback for the answers of a blank, so gap {gap.id}'s is "
                      "left out there (the package carries it, as Canvas's own export does)",
                      "put it into the question's feedback for right or wrong answers")
     parts.responses.append(lid)
@@ -137,7 +137,7 @@ def _gap(context: Context, parts: Parts, gap: Gap, blank: str, typed: bool, part
 
 
 def _literal(gap: Gap) -> str:
-    """A gap whose every answer is a wildcard keeps its first full-credit one as written (W904 says so)."""
+    """A gap whose every answer is a wildcard keeps its first full-credit one as written (W854 says so)."""
     return next(answer.text for answer in gap.answers if answer.credit == 100)
 
 
@@ -149,7 +149,7 @@ def _choice_list(context: Context, gap: Gap) -> str:
 def _accepted(context: Context, answers: tuple[Answer, ...], case_sensitive: bool, what: str) -> list:
     """(text, answer) for each typed answer Canvas accepts: full credit, wildcards left out."""
     if case_sensitive:
-        context.warn("W905", "Canvas compares typed answers ignoring letter case", "accept every spelling that is right")
+        context.warn("W855", "Canvas compares typed answers ignoring letter case", "accept every spelling that is right")
     _left_out(context, [answer for answer in answers if answer.credit != 100], lambda answer: answer.text)
     accepted = []
     for answer in answers:
@@ -157,7 +157,7 @@ def _accepted(context: Context, answers: tuple[Answer, ...], case_sensitive: boo
             continue
         text = "*".join(part.replace("*", "") for part in answer.text.split("\\*")).strip()
         if text != answer.text.replace("\\*", "*").strip():
-            context.warn("W904", f"Canvas knows no wildcard: {what} {answer.text!r} is written as {text!r}, the "
+            context.warn("W854", f"Canvas knows no wildcard: {what} {answer.text!r} is written as {text!r}, the "
                          "only text it then accepts" if text else f"Canvas knows no wildcard: {what} "
                          f"{answer.text!r} is left out", "list the spellings to accept one by one")
         if text and text not in [known for known, _ in accepted]:
@@ -168,7 +168,7 @@ def _accepted(context: Context, answers: tuple[Answer, ...], case_sensitive: boo
 def _left_out(context: Context, answers: list, label) -> None:
     for answer in answers:
         what = "and its feedback are" if answer.feedback else "is"
-        context.warn("W903", f"Canvas gives full marks or none for a typed answer, so the answer "
+        context.warn("W853", f"Canvas gives full marks or none for a typed answer, so the answer "
                      f"{label(answer)!r} ({names.decimal(answer.credit)}% credit) {what} left out",
                      "make it a full-credit answer, or leave it out of the source")
 

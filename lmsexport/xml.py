@@ -18,6 +18,8 @@ NS = {
     "imsmd": "http://www.imsglobal.org/xsd/imsmd_v1p2",
     "imsqti": "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1",
     "imscp12": "http://www.imsproject.org/xsd/imscp_rootv1p1p2",
+    "qti12": "http://www.imsglobal.org/xsd/ims_qtiasiv1p2",
+    "canvas": "http://canvas.instructure.com/xsd/cccv1p0",
     "adlcp12": "http://www.adlnet.org/xsd/adlcp_rootv1p2",
     "adlcp": "http://www.adlnet.org/xsd/adlcp_v1p3",
     "adlseq": "http://www.adlnet.org/xsd/adlseq_v1p3",

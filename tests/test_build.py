@@ -102,7 +102,7 @@ def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_pat
                            capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert built.stderr.rstrip().splitlines()[-1].startswith("3 built")
-    assert len(list((tmp_path / "out").glob("*/*"))) == 12 and built.stdout.count("built ") == 3
+    assert len(list((tmp_path / "out").glob("*/*"))) == 15 and built.stdout.count("built ") == 3
     failed = subprocess.run([*command, "build", str(bad), "-f", "qti", "-o", str(tmp_path / "x")], capture_output=True, text=True)
     assert failed.returncode == 1 and "E202" in failed.stderr
     usage = subprocess.run([*command, "build", "--format", "nope", str(bad)], capture_output=True, text=True)
@@ -150,7 +150,8 @@ def test_a_qti_package_and_an_item_file_build_to_every_format(tmp_path):
     assert result.exit_code == 0, result.output
     built = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("[!.]*.*"))
     assert built == sorted(f"{folder}/{quiz}{suffix}" for quiz in ("choice", "features") for folder, suffix in (
-        ("qti", ".qti.zip"), ("moodle", ".moodle.xml"), ("scorm12", ".scorm12.zip"), ("scorm2004", ".scorm2004.zip")))
+        ("qti", ".qti.zip"), ("canvas", ".canvas.zip"), ("moodle", ".moodle.xml"), ("scorm12", ".scorm12.zip"),
+        ("scorm2004", ".scorm2004.zip")))
     assert lmsexport.read(tmp_path / "out" / "qti" / "features.qti.zip") == lmsexport.read(packages / "features.qti.zip")
 
 

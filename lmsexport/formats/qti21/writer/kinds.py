@@ -163,6 +163,10 @@ def write_matching(context: Context) -> Parts:
 def write_ordering(context: Context) -> Parts:
     """orderInteraction, all or nothing: the whole order right gives the points."""
     question: Ordering = context.question
+    context.log.warn(question, "W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
+                     "orderInteraction as an error question (\"No question type used\")",
+                     "for Canvas, build --format canvas, which writes it as a matching of items to positions; "
+                     "QTI engines keep the ordering")
     response = declaration(names.RESPONSE, "ordered", "identifier", [item.id for item in question.items])
     interaction = x("orderInteraction", {"responseIdentifier": names.RESPONSE, "shuffle": _flag(context.shuffle)})
     for position in display_order([item.text for item in question.items]):
@@ -180,6 +184,9 @@ def write_ordering(context: Context) -> Parts:
 def write_description(context: Context) -> Parts:
     """A text block: an item with no interaction, no response and no score (QTI 2.1 allows it)."""
     assert isinstance(context.question, Description)
+    context.log.warn(context.question, "W810", f"{context.question.id} is a text block: Canvas imports a QTI 2.1 item "
+                     "without an interaction as an error question (\"No question type used\")",
+                     "for Canvas, build --format canvas, which writes it as a text-only question; QTI engines show it")
     return Parts(solution=False)
 
 

@@ -41,6 +41,10 @@ def write_short_answer(context: Context) -> Parts:
 def write_numeric(context: Context) -> Parts:
     """`equal` with toleranceMode absolute (or exact), the answers tried in order."""
     question: Numeric = context.question
+    if any(answer.tolerance for answer in question.answers):
+        context.log.warn(question, "W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
+                         "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
+                         "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
     written = [(context.log.number(a.value, "an answer", question),
                 context.log.number(a.tolerance, "a tolerance", question) if a.tolerance else None)
                for a in question.answers]
@@ -75,7 +79,7 @@ def write_fill_blanks(context: Context) -> Parts:
         # gap's correctResponse becomes its accepted text (fill_in_the_blank.rb process_text_entry).
         context.log.warn(question, "W807", f"question {question.id} mixes typed and drop-down gaps: Canvas classic "
                          "quizzes import every gap as typed, a drop-down keyed by its choice's identifier",
-                         "for Canvas, make every gap typed or every gap a drop-down (or split the question); "
+                         "for Canvas, build --format canvas, or make every gap typed or every gap a drop-down; "
                          "QTI engines keep both")
     parts.scoring = []
     interactions = {}

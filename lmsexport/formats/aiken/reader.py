@@ -19,7 +19,7 @@ too; a question with a mistake is never skipped, since the teacher would lose it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import letters, slug
@@ -31,7 +31,6 @@ _LOWER_OPTION = re.compile(r"(?P<label>[a-z])[.)][ \t]+(?P<text>.*)\Z")
 _ANSWER = re.compile(r"ANSWER:(?P<rest>.*)\Z")
 _ANSWER_ANY_CASE = re.compile(r"answer[ \t]*:(?P<rest>.*)\Z", re.IGNORECASE)
 _LETTER = re.compile(r"(?P<letter>[A-Z])[.)]?\Z")
-_EMPTY_HINT = "an Aiken file holds questions, each with its options (A) ...) and an ANSWER: line; see docs/formats/aiken.md"
 
 
 @dataclass
@@ -138,6 +137,11 @@ class _Reader:
 
     def _end_of_file(self) -> None:
         draft = self.draft
+        if not self.questions and not self.problems and draft is not None and not draft.options:
+            self.error("E949", "no Aiken questions found: no line is an option (A) ...) or an answer (ANSWER: B)",
+                       draft.line, "an Aiken question is a line, its options A) ..., B) ... and ANSWER: with the "
+                       "correct letter; if the file is in another format, name it with --from (see lmsexport formats)")
+            return
         if draft is None or draft.broken:
             return
         if draft.options:
@@ -156,18 +160,9 @@ class _Reader:
                                              source=SourceSpan(self.source, draft.line, 1)))
 
 
-def _decode(data: str | bytes, source: str) -> str:
-    """The text of the file; an empty file's message says what an Aiken file holds."""
-    try:
-        return decode(data, source)
-    except SourceError as error:
-        raise SourceError([replace(d, hint=_EMPTY_HINT) if d.code == "E103" else d
-                           for d in error.diagnostics]) from None
-
-
 def read(data: str | bytes, *, source: str) -> Quiz:
     """Read an Aiken file; raises SourceError listing every problem found."""
-    reader = _Reader(_decode(data, source), source)
+    reader = _Reader(decode(data, source), source)
     reader.read()
     if reader.problems:
         raise SourceError(reader.problems)

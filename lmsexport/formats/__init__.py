@@ -25,7 +25,7 @@ from types import ModuleType
 
 from ..package import Flavour, WriteOptions
 
-FORMATS = ("qti21", "moodle", "scorm", "json", "aiken", "text")
+FORMATS = ("qti21", "moodle", "scorm", "json", "aiken", "text2qti", "text")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
 SNIFF_ENOUGH = 0.5

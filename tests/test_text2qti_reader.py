@@ -100,7 +100,8 @@ def test_an_image_that_is_missing_or_outside_the_folder_is_located(tmp_path):
 _PIECES = ["1.  Q?", "*a) x", "a)  y", "[*] z", "[ ] w", "*   s", "=   5", "=   [1, 2]", "= 1 +- 5%", "____",
            "^^^^", "... f", "+   r", "-   w", "!   s", "Title: t", "Points: 2", "Text: t", "Text title: t",
            "Quiz title: q", "shuffle answers: true", "GROUP", "END_GROUP", "pick: 1", "```", "```{.py .run}",
-           "COMMENT", "END_COMMENT", "% c", "    indented", "", "$x$ \\SI{1}{m}", "\\num{x}", "![i](a.png)"]
+           "COMMENT", "END_COMMENT", "% c", "    indented", "", "$x$ \\SI{1}{m}", "\\num{x}", "![i](a.png)",
+           "=   1e400 +- 1", "=   [nan, 1]", "Points: 1e309", "<!-- x", "$$", "`$x$`", "\t*b)\tt"]
 
 
 @settings(max_examples=300, deadline=None)

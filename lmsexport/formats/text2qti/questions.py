@@ -15,12 +15,13 @@
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 
 from ...diagnostics import SourceSpan
 from ...ids import letters
-from ...model import Answer, Choice, Essay, MultipleChoice, Numeric, NumericAnswer, Question, ShortAnswer, TrueFalse
+from ...model import Answer, Choice, ModelError, Essay, MultipleChoice, Numeric, NumericAnswer, Question, ShortAnswer, TrueFalse
 from .drafts import QuestionDraft
 
 _TRUE_FALSE = ("true", "True", "false", "False")
@@ -44,7 +45,11 @@ def build(reader, draft: QuestionDraft) -> Question | None:
                   explanation=feedback.get("feedback"), correct_feedback=feedback.get("correct_feedback"),
                   incorrect_feedback=feedback.get("incorrect_feedback"),
                   source=SourceSpan(reader.source, draft.element.line, 1))
-    question = builder(reader, draft, common)
+    try:
+        question = builder(reader, draft, common)
+    except ModelError as exc:  # a value the model refuses that no check above catches
+        reader.error("E959", f"{draft.name} cannot be read: {exc}", draft.element, "see docs/formats/text2qti.md")
+        return None
     if draft.solution_line and question is not None:
         reader.log.unsupported("W953", SourceSpan(reader.source, draft.solution_line, 1), question=draft.name,
                                format="the lmsexport model", feature="a solution (!)", instead="it is left out "
@@ -59,7 +64,7 @@ def _points(reader, draft: QuestionDraft) -> float:
         points = Decimal(draft.points.text)
     except InvalidOperation:
         points = Decimal("NaN")
-    if not points.is_finite() or points <= 0:
+    if not points.is_finite() or points <= 0 or not math.isfinite(float(points)):
         reader.error("E961", f"the points of {draft.name} are not a number above 0: {draft.points.text!r}",
                      draft.points, "write Points: 2 (or 1.5)")
         return 1.0
@@ -131,17 +136,24 @@ def numeric_answer(text: str) -> tuple[float, float]:
         low, high = (_decimal(part) for part in text[1:-1].split(",", 1))
         if low > high:
             raise ValueError(f"the range {text} runs from high to low")
-        return float((low + high) / 2), float((high - low) / 2)
+        return _floats((low + high) / 2, (high - low) / 2)
     if "+-" in text:
         number, margin = text.split("+-", 1)
         percent = margin.strip().endswith("%")
         value, margin = _decimal(number), _decimal(margin.strip().removesuffix("%"))
         if margin < 0:
             raise ValueError("the margin after +- is negative")
-        return float(value), float(abs(value) * margin / 100 if percent else margin)
+        return _floats(value, abs(value) * margin / 100 if percent else margin)
     if _INTEGER.match(text):
-        return float(int(text)), 0.0
+        return _floats(Decimal(text), Decimal(0))
     raise ValueError(f"{text!r} is not an integer (a decimal needs +- 0 to be exact)")
+
+
+def _floats(value: Decimal, tolerance: Decimal) -> tuple[float, float]:
+    """The value and tolerance as the model holds them (floats), which must be finite."""
+    if not all(math.isfinite(float(number)) for number in (value, tolerance)):
+        raise ValueError("the number is too large")
+    return float(value), float(tolerance)
 
 
 def _decimal(text: str) -> Decimal:

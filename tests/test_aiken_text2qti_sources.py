@@ -72,3 +72,21 @@ def test_every_golden_builds_to_every_format_from_the_command_line(path, tmp_pat
 def test_unfinished_or_small_text_quizzes_go_to_the_text_reader(text):
     data = text.encode("utf-8")
     assert registry.detect("quiz.txt", data)[0] == "text"
+
+
+GIFT = """// GIFT, Moodle's other text format
+$CATEGORY: $course$/Geography
+
+::Capital:: What is the capital of France? {=Paris ~Lyon ~Nice}
+
+::Prime:: Which numbers are prime? {~%50%2 ~%50%3 ~%-100%4}
+
+Two plus two is {#4:0}.
+
+1. Numbered text with a gap {=yes ~no}
+"""
+
+
+def test_gift_is_claimed_by_neither():
+    data = GIFT.encode("utf-8")
+    assert aiken.sniff(data) == 0.0 and text2qti.sniff(data) < 0.1

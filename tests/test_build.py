@@ -69,7 +69,7 @@ def test_two_sources_with_one_id_are_refused(tmp_path):
 
 
 def test_folders_are_searched_for_sources_only(tmp_path):
-    (tmp_path / "notes.md").write_text("# not a quiz", encoding="utf-8")
+    (tmp_path / "notes.rst").write_text("Not a quiz\n==========", encoding="utf-8")
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "x.txt").write_text("garbage", encoding="utf-8")
     (tmp_path / "sub").mkdir()

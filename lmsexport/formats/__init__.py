@@ -25,7 +25,7 @@ from types import ModuleType
 
 from ..package import Flavour, WriteOptions
 
-FORMATS = ("qti21", "moodle", "scorm", "json", "text")
+FORMATS = ("qti21", "moodle", "scorm", "json", "text", "sheet")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
 SNIFF_ENOUGH = 0.5

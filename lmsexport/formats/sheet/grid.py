@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ...diagnostics import Diagnostic, SourceSpan, column_letters
 
-MAX_ROWS = 10_000
-"""The most rows a sheet may have (blank ones included); a workbook is read no further."""
+MAX_ROWS = 20_000
+"""The most rows a sheet may have, blank ones included: a bank of 10,000 questions fits twice."""
 MAX_COLUMNS = 64
 """The most columns a sheet may have: 26 options, their feedback and every other column fit."""
 

@@ -88,13 +88,14 @@ def _keys(reader: RowReader, options) -> list[str] | None:
     named = [by_text.get(" ".join(text.casefold().split())) for text in values.alternatives(correct.text)]
     if named and None not in named:
         return list(dict.fromkeys(named))
-    if keys is not None:
+    if keys is not None and (len(keys) <= len(filled) or not correct.text.isalpha()):
         wrong = ", ".join(key for key in keys if key not in filled)
         reader.error("E959", f"correct names {wrong}, but {reader.name} has options a to {filled[-1]}", "correct",
                      "write the letter(s) of the right option(s), from the option columns' names")
     else:
         reader.error("E959", f"correct holds {correct.text!r}, which is no option's letter nor an option's text",
-                     "correct", "write the letter of the right option (b), or several for multiple response (a, c)")
+                     "correct", "write the letter of the right option (b), several for multiple response (a, c), "
+                     "or the right option's text")
     return None
 
 

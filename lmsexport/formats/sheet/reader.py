@@ -2,8 +2,9 @@
 
 One row per question under a header row that names the columns (`columns.py`); settings rows
 above it (`settings.py`); the type of each row from its `type` cell or its other cells
-(`rows.py`); one builder per type (`kinds.py`). A workbook or a CSV text is told by its bytes,
-not its name: a zip is a workbook (`workbook.py`), anything else is CSV text (`csvfile.py`).
+(`rows.py`); one builder per type (`kinds.py`). A workbook or a CSV text is told by its bytes
+and its name: an .xlsx name or zip bytes make a workbook (`workbook.py`), anything else is CSV
+text (`csvfile.py`), whatever its suffix.
 Every problem of the sheet, each at its cell, comes in one SourceError.
 """
 
@@ -21,7 +22,7 @@ from .csvfile import read_csv
 from .gaps import has_gaps
 from .grid import Grid
 from .kinds import build
-from .rows import Header, RowReader, explicit_type, inferred_type, read_header, split
+from .rows import Header, RowReader, explicit_type, inferred_type, is_comment, read_header, split
 from .settings import read_settings
 from .texts import Texts, load_assets
 from .workbook import OLD_OFFICE, read_workbook
@@ -44,8 +45,13 @@ def read(data: str | bytes, *, source: str, log: Log | None = None, defaults: di
 
 
 def _grid(data: str | bytes, source: str, log: Log) -> Grid:
-    if isinstance(data, bytes) and data.startswith((b"PK", OLD_OFFICE)):
+    """A workbook if the file is named one or its bytes are one (a zip, an old Office file), else CSV."""
+    workbook = source.lower().endswith(".xlsx")
+    if isinstance(data, bytes) and (workbook or data.startswith((b"PK", OLD_OFFICE))):
         return read_workbook(data, source, log)
+    if workbook:
+        raise SourceError([Diagnostic("E950", "a workbook is read from its bytes, not from text", SourceSpan(source),
+                                      "pass the file's bytes (open it in binary mode)")])
     try:
         return read_csv(decode(data, source), source)
     except SourceError as exc:
@@ -62,7 +68,10 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
     if header_row is None:
         raise SourceError([_no_header(grid)])
     header = read_header(grid, header_row, problems)
+    header_broken = bool(problems)
     given = read_settings(grid, settings_rows, problems)
+    if header_broken:
+        raise SourceError(problems)  # every row is read through the header: have it fixed first
     config = {**defaults, **{name: value for name, (value, _, _) in given.items()}}
     texts = Texts(config.get("markup") == "markdown")
     description = None
@@ -88,10 +97,12 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
 
 
 def _no_header(grid: Grid) -> Diagnostic:
-    if not grid.rows:
-        return Diagnostic("E968", "the sheet is empty", SourceSpan(grid.source, sheet=grid.sheet),
+    rows = [row for row in grid.rows if not is_comment(row)]
+    if not rows:
+        return Diagnostic("E968", "the sheet is empty" + (" but for comments" if grid.rows else ""),
+                          SourceSpan(grid.source, sheet=grid.sheet),
                           f"write a header row, then one question per row; {_DOCS}")
-    row = grid.rows[0]
+    row = rows[0]
     return grid.error("E953", "no header row: no row names a question column", row, row.first()[0],
                       f"start the sheet with a row naming its columns, such as type, question, a, b, c, correct; {_DOCS}")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...diagnostics import Diagnostic
+from ...diagnostics import Diagnostic, column_letters
 from . import values
 from .columns import OPTION_LETTERS, column, is_note, question_type, suggest_column, suggest_type
 from .gaps import has_gaps
@@ -100,7 +100,8 @@ def read_header(grid: Grid, row: Row, problems: list[Diagnostic]) -> Header:
             problems.append(grid.error("E954", f"unknown column {cell.text!r}", row, number, suggest_column(cell.text)))
         elif name in header.columns:
             first = header.columns[name]
-            problems.append(grid.error("E954", f"two columns are named {name} (also column {first})", row, number,
+            problems.append(grid.error("E954", f"two columns are named {name} (also column {column_letters(first)})",
+                                       row, number,
                                        "keep one of them"))
         else:
             header.columns[name] = number
@@ -172,15 +173,18 @@ class RowReader:
             if name not in USES[kind] and self.row.cell(number) is not None:
                 hint = _UNUSED_HINTS.get(name, "")
                 hint = hint.get(kind, "") if isinstance(hint, dict) else hint
-                self.error("E963", f"{self.name} is a {label(kind)} question, which has no {name}", number,
+                what = label(kind, article=True) + ("" if kind == "description" else " question")
+                self.error("E963", f"{self.name} is {what}, which does not use the {name} column", number,
                            (hint + "; " if hint else "") + "clear this cell, or change the question's type")
                 clean = False
         return clean
 
 
-def label(kind: str) -> str:
-    return {"true_false": "true/false", "fill_blanks": "fill-in-the-blanks", "description": "text block"}.get(
+def label(kind: str, article: bool = False) -> str:
+    """A type as messages name it (`multiple choice`, `an essay`)."""
+    name = {"true_false": "true/false", "fill_blanks": "fill-in-the-blanks", "description": "text block"}.get(
         kind, kind.replace("_", " "))
+    return f"{'an' if name[0] in 'aeio' else 'a'} {name}" if article else name
 
 
 def explicit_type(reader: RowReader) -> str | None:

@@ -10,7 +10,7 @@ Workbooks arrive from anyone, so they are treated as hostile: before openpyxl se
 zip directory is checked (at most `MAX_PARTS` parts, each unpacking to at most `MAX_PART`
 bytes; Python's zipfile never unpacks more than a part declares), openpyxl reads in read-only
 mode (rows streamed, never the whole sheet in memory) with defusedxml guarding its XML, and
-no more than `grid.MAX_ROWS` rows of `grid.MAX_COLUMNS` columns are read. Anything openpyxl
+a sheet of more than `grid.MAX_ROWS` rows or `grid.MAX_COLUMNS` columns is refused. Anything openpyxl
 raises on a damaged file becomes one located error. Cells are read as their values
 (`data_only`): a formula gives the result Excel last calculated and saved with the file.
 """
@@ -30,8 +30,11 @@ from .columns import column
 from .grid import MAX_COLUMNS, MAX_ROWS, Cell, Grid, Row
 
 MAX_PARTS = 2_000
-MAX_PART = 32 << 20
-"""Bytes one part of a workbook may unpack to: 32 MiB holds the text of 100,000 questions."""
+MAX_PART = 16 << 20
+"""Bytes one part of a workbook may unpack to: 16 MiB holds the text of 10,000 long questions."""
+_FAR_CELLS = 1_000_000
+"""Cells beyond the last column a read looks at, all rows together, to tell filled ones from
+formatted empty ones; a sheet with more is refused rather than searched."""
 OLD_OFFICE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The start of an OLE compound file: an Excel 97-2003 .xls, or an .xlsx saved with a password."""
 _ERROR_VALUES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
@@ -74,21 +77,36 @@ def _first_sheet(book, source: str, log: Log) -> Grid:
 
 def _grid(sheet, source: str) -> Grid:
     grid = Grid(source, [], sheet=sheet.title)
-    rows = sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 1, max_col=MAX_COLUMNS + 1)
-    for number, cells in enumerate(rows, start=1):
-        values = [_cell(cell) for cell in cells]
-        if not any(values):
+    sheet.reset_dimensions()  # a file's <dimension> may be wrong (or lie): read the rows it has
+    budget = _FAR_CELLS
+    for number, cells in enumerate(sheet.iter_rows(min_row=1), start=1):
+        if not cells:
             continue
-        if any(values[MAX_COLUMNS:]):
+        budget -= max(0, len(cells) - MAX_COLUMNS)
+        far = _far_value(cells) if budget >= 0 else len(cells)
+        if far is not None:
             raise SourceError([Diagnostic("E951", f"the sheet has more than {MAX_COLUMNS} columns",
-                                          SourceSpan(source, number, MAX_COLUMNS + 1, sheet=sheet.title),
+                                          SourceSpan(source, number, far, sheet=sheet.title),
                                           "remove the cells beyond them; a question has at most 26 options (a to z)")])
-        row = Row(number, values[:MAX_COLUMNS])
         if number > MAX_ROWS:
-            raise SourceError([grid.error("E951", f"the sheet has more than {MAX_ROWS:,} rows", row,
-                                          row.first()[0], "split the questions into several workbooks")])
-        grid.rows.append(row)
+            column = next((i for i, cell in enumerate(cells, start=1) if cell.value is not None), None)
+            if column is not None:
+                raise SourceError([Diagnostic("E951", f"the sheet has more than {MAX_ROWS:,} rows",
+                                              SourceSpan(source, number, column, sheet=sheet.title),
+                                              "split the questions into several workbooks")])
+            continue
+        values = [_cell(cell) for cell in cells[:MAX_COLUMNS]]
+        if any(values):
+            grid.rows.append(Row(number, values))
     return grid
+
+
+def _far_value(cells) -> int | None:
+    """The column of a filled cell beyond `MAX_COLUMNS`, if any (a row is as wide as its last cell)."""
+    for index in range(len(cells) - 1, MAX_COLUMNS - 1, -1):
+        if cells[index].value is not None:
+            return index + 1
+    return None
 
 
 def _cell(cell) -> Cell | None:

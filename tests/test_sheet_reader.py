@@ -12,6 +12,7 @@ import codecs
 import io
 import subprocess
 import sys
+import unicodedata
 import zipfile
 from pathlib import Path
 
@@ -65,3 +66,343 @@ def test_errors(case, request):
         casefile.save(ERRORS, cases)
         return
     assert actual == case.expected, f"{ERRORS.name}:{case.line}: {case.title}"
+
+
+# Workbooks: messages name the cell as a spreadsheet does.
+
+def test_workbook_messages_name_the_sheet_and_cell():
+    data = workbook([["type", "question", "a", "b", "correct", "points"],
+                     [None, "Which planet is red?", "Venus", "Mars", "c", 1],
+                     ["essay", "Explain photosynthesis.", None, None, None, "five"]])
+    assert _errors(data, "bank.xlsx") == (
+        "bank.xlsx:Sheet1!E2: error: correct names c, but question 1 has options a to b [E959]\n"
+        "  hint: write the letter(s) of the right option(s), from the option columns' names\n"
+        "bank.xlsx:Sheet1!F3: error: points of question 2 holds 'five' [E961]\n"
+        "  hint: write a number such as 2 or 2.5"
+    )
+
+
+def test_sheet_names_that_need_quotes_are_quoted_as_excel_does():
+    data = workbook([["question", "correct"], ["Capital of France?", None], ["", ""]], title="Week 1")
+    assert _errors(data, "bank.xlsx").startswith("bank.xlsx:'Week 1'!B2: error: question 1 has no answer [E958]")
+
+
+def test_workbook_cells_keep_their_types():
+    data = workbook([["question", "correct", "tolerance", "points"],
+                     ["Pi to two decimals?", 3.14, 0.005, 2.5],
+                     ["The Sun is a star.", True, None, 1]])
+    quiz = _read(data, "bank.xlsx")
+    pi, sun = quiz.questions
+    assert (pi.kind, pi.answers[0].value, pi.answers[0].tolerance, pi.points) == ("numeric", 3.14, 0.005, 2.5)
+    assert (sun.kind, sun.answer) == ("true_false", True)
+
+
+def test_a_percentage_cell_reads_as_the_percentage_it_shows():
+    def percent(book):
+        book.active["C2"].number_format = "0%"
+    data = workbook([["question", "correct", "tolerance"], ["About 200?", 200, 0.05]], change=percent)
+    assert _read(data, "bank.xlsx").questions[0].answers[0].tolerance == pytest.approx(10.0)
+
+
+def test_number_cells_need_no_decimal_setting():
+    data = workbook([["decimal", "comma"], ["question", "correct"], ["Half of five?", 2.5]])
+    assert _read(data, "bank.xlsx").questions[0].answers[0].value == 2.5
+
+
+def test_dates_and_error_values_are_refused_at_their_cell():
+    import datetime
+
+    data = workbook([["question", "correct"], ["When?", datetime.date(1945, 9, 2)], ["Ratio?", "#DIV/0!"]])
+    assert _errors(data, "bank.xlsx") == (
+        "bank.xlsx:Sheet1!B2: error: Excel stored this cell as a date or time (1945-09-02 00:00:00) [E966]\n"
+        "  hint: format the cell as Text and type it again (or start it with an apostrophe: '1/2)\n"
+        "bank.xlsx:Sheet1!B3: error: the cell shows Excel's error value #DIV/0! [E966]\n"
+        "  hint: format the cell as Text and type it again (or start it with an apostrophe: '1/2)"
+    )
+
+
+def test_workbook_text_is_normalised_to_nfc():
+    decomposed = unicodedata.normalize("NFD", "Hà Nội")  # what a Mac may store
+    quiz = _read(workbook([["question", "correct"], ["Thủ đô của Việt Nam?", decomposed]]), "bank.xlsx")
+    assert quiz.questions[0].answers[0].text == unicodedata.normalize("NFC", "Hà Nội")
+
+
+def test_only_the_first_visible_sheet_is_read_and_a_second_one_with_questions_is_warned():
+    def sheets(book):
+        book.create_sheet("Notes").append(["Remember to check the key"])
+        more = book.create_sheet("Week 2")
+        more.append(["question", "correct"])
+        more.append(["Capital of Italy?", "Rome"])
+    log = Log()
+    quiz = sheet.read(workbook([["question", "correct"], ["Capital of France?", "Paris"]], change=sheets),
+                      source="bank.xlsx", log=log)
+    assert [q.prompt.value for q in quiz.questions] == ["Capital of France?"]
+    assert [d.render() for d in log.diagnostics] == [
+        "bank.xlsx:'Week 2'!A1: warning: sheet 'Week 2' has a header row naming question, but only the first sheet "
+        "('Sheet1') is read [W950]\n  hint: move its rows to the first sheet, or save it as a workbook of its own"]
+
+
+def test_a_hidden_first_sheet_is_skipped():
+    def hide(book):
+        book.active.sheet_state = "hidden"
+        shown = book.create_sheet("Questions")
+        shown.append(["question", "correct"])
+        shown.append(["Capital of Italy?", "Rome"])
+    data = workbook([["question", "correct"], ["Old?", "x"]], change=hide)
+    assert [q.prompt.value for q in _read(data, "bank.xlsx").questions] == ["Capital of Italy?"]
+
+
+def test_openpyxl_loads_only_when_a_workbook_is_read():
+    script = ("import sys, lmsexport\nfrom lmsexport.formats.sheet import reader\n"
+              f"reader.read({QUIZ!r}.encode(), source='q.csv')\nprint('openpyxl' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_text_for_a_workbook_is_refused():
+    with pytest.raises(SourceError) as caught:
+        sheet.read(QUIZ, source="bank.xlsx")
+    assert str(caught.value).startswith("bank.xlsx: error: a workbook is read from its bytes, not from text")
+
+
+# Hostile workbooks: each is one located error, never a traceback or a long wait.
+
+def _rezip(data: bytes, replace: dict[str, bytes | None] = (), add: dict[str, bytes] = ()) -> bytes:
+    """The archive `data` with parts replaced (None: removed) and parts added."""
+    replace, add = dict(replace), dict(add)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for name in source.namelist():
+            if replace.get(name, b"") is not None:
+                target.writestr(name, replace.get(name) or source.read(name))
+        for name, content in add.items():
+            target.writestr(name, content)
+    return out.getvalue()
+
+
+def _sheet_xml(data: bytes) -> str:
+    return zipfile.ZipFile(io.BytesIO(data)).read("xl/worksheets/sheet1.xml").decode()
+
+
+GOOD = workbook([["question", "correct"], ["Capital of France?", "Paris"]])
+_LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+           '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
+           '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>')
+
+
+def _encrypted_flag(data: bytes) -> bytes:
+    """The archive with its first part flagged as encrypted (in its local and central headers)."""
+    patched = bytearray(data)
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        start = patched.find(signature)
+        patched[start + offset] |= 0x1
+    return bytes(patched)
+
+
+HOSTILE = {
+    "not a zip": (b"Just some text, saved as .xlsx", "E950", "this is not an Excel workbook (.xlsx): it is not a zip archive"),
+    "a damaged zip": (GOOD[: len(GOOD) // 2], "E950", "the workbook is damaged"),
+    "a zip but no workbook": (_rezip(GOOD, {"[Content_Types].xml": None}), "E950", "this is a zip archive, not an Excel"),
+    "an OpenDocument spreadsheet": (_rezip(GOOD, {"[Content_Types].xml": None}, {"content.xml": b"<x/>"}), "E950",
+                                    "this is an OpenDocument spreadsheet (.ods)"),
+    "an old .xls": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512),
+                    "E950", "this is an Excel 97-2003 workbook (.xls) or a workbook saved with a password"),
+    "encrypted parts": (_encrypted_flag(GOOD), "E950", "parts of the workbook are encrypted"),
+    "a part too big": (_rezip(GOOD, add={"xl/media/image1.png": bytes(17 << 20)}), "E951",
+                       "the workbook is too big to read: a part (xl/media/image1.png) of 17,825,792 bytes"),
+    "too many parts": (_rezip(GOOD, add={f"xl/media/{i}.png": b"" for i in range(2001)}), "E951",
+                       "the workbook is too big to read: 2,010 parts"),
+    "entities in a sheet": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": (_LAUGHS + _sheet_xml(GOOD).replace(
+        "<t>Paris</t>", "<t>&lol3;</t>")).encode()}), "E950", "the workbook cannot be opened"),
+    "broken XML in a sheet": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD)[:300].encode()}), "E950",
+                              "the worksheet cannot be read"),
+    "broken workbook part": (_rezip(GOOD, {"xl/workbook.xml": b"<workbook"}), "E950", "the workbook cannot be opened"),
+    "a row far below": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD).replace(
+        "</sheetData>", '<row r="20001"><c r="C20001" t="inlineStr"><is><t>x</t></is></c></row></sheetData>').encode()}),
+        "E951", "bank.xlsx:Sheet1!C20001: error: the sheet has more than 20,000 rows"),
+    "a cell far right": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD).replace(
+        "</sheetData>", '<row r="3"><c r="XFD3" t="inlineStr"><is><t>x</t></is></c></row></sheetData>').encode()}),
+        "E951", "bank.xlsx:Sheet1!XFD3: error: the sheet has more than 64 columns"),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_workbooks_are_one_located_error(name):
+    data, code, start = HOSTILE[name]
+    with pytest.raises(SourceError) as caught:
+        sheet.read(data, source="bank.xlsx", log=Log())
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.code == code and start in diagnostic.render() and diagnostic.hint
+
+
+def test_a_dimension_that_lies_does_not_hide_rows():
+    lying = _sheet_xml(GOOD).replace('<dimension ref="A1:B2"/>', '<dimension ref="A1:A1"/>')
+    quiz = _read(_rezip(GOOD, {"xl/worksheets/sheet1.xml": lying.encode()}), "bank.xlsx")
+    assert quiz.questions[0].answers[0].text == "Paris"
+
+
+def test_excel_lock_files_are_named_for_what_they_are():
+    assert "the lock file Excel keeps while the workbook is open" in _errors(b"\x05jdoe    ", "quizzes/~$bank.xlsx")
+
+
+# CSV: delimiters, encodings, the places of cells.
+
+@pytest.mark.parametrize("text", [
+    QUIZ.replace(",", ";"),
+    QUIZ.replace(",", "\t"),
+    "sep=;\n" + QUIZ.replace(",", ";"),
+    "sep=|\n" + QUIZ.replace(",", "|"),
+    'title;"Planets; week 1"\n' + QUIZ.replace(",", ";"),
+], ids=["semicolon", "tab", "sep directive", "sep directive, pipe", "settings row first"])
+def test_the_delimiter_is_the_one_the_header_row_shows(text):
+    question = _read(text).questions[0]
+    assert [c.text.value for c in question.choices] == ["Venus", "Mars"] and question.correct_choices[0].id == "b"
+
+
+def _same_as_plain(quiz) -> None:
+    assert quiz == _read(QUIZ)
+
+
+def test_bom_crlf_and_utf16_read_as_plain_utf8():
+    _same_as_plain(_read(codecs.BOM_UTF8 + QUIZ.replace("\n", "\r\n").encode()))
+    _same_as_plain(_read(QUIZ.replace(",", "\t").encode("utf-16")))
+    _same_as_plain(_read(QUIZ.replace("\n", "\r").encode()))
+
+
+def test_a_cell_over_several_lines_keeps_its_line_breaks_and_later_places_stay_right():
+    text = 'question,a,b,correct\n"Which planet\nis red?",Venus,Mars,b\nWhich is blue?,Venus,Neptune,c\n'
+    with pytest.raises(SourceError) as caught:
+        _read(text)
+    (problem,) = caught.value.diagnostics
+    assert str(problem.span) == "bank.csv:4:30" and "(cell D3)" in problem.message
+    assert _read(text.replace(",c\n", ",b\n")).questions[0].prompt.value == "Which planet\nis red?"
+
+
+def test_the_file_name_gives_the_quiz_id_and_title_unless_settings_do():
+    quiz = _read(QUIZ, "course/Week 3 Planets.csv")
+    assert (quiz.id, quiz.title) == ("week-3-planets", "Week 3 Planets")
+    quiz = _read("title,Les planètes\nid,planets-fr\nlang,fr\n" + QUIZ, "course/x.csv")
+    assert (quiz.id, quiz.title, quiz.lang) == ("planets-fr", "Les planètes", "fr")
+
+
+def test_every_setting():
+    settings = ("title,Planets\ndescription,About the solar system\nid,planets\nlang,en-GB\nshuffle,yes\n"
+                "points,2\npass,60%\nfeedback,end\nattempts,3\ntime,1 h 30 min\ntags,\"space, week 1\"\n"
+                "lint,-L012\nmarkup,plain\ndecimal,dot\n")
+    quiz = _read(settings + QUIZ)
+    assert (quiz.description.value, quiz.tags, quiz.lint_ignore) == ("About the solar system", ("space", "week 1"), ("L012",))
+    assert (quiz.settings.shuffle, quiz.settings.pass_mark, quiz.settings.feedback, quiz.settings.attempts,
+            quiz.settings.time_limit) == (True, 60.0, "end", 3, 5400)
+    assert quiz.questions[0].points == 2.0
+
+
+def test_lmsexport_toml_defaults_fill_in_what_the_sheet_leaves_out():
+    quiz = _read("lang,fr\n" + QUIZ, defaults={"lang": "yo", "points": 3.0, "shuffle": True})
+    assert (quiz.lang, quiz.settings.shuffle, quiz.questions[0].points) == ("fr", True, 3.0)
+
+
+def test_a_decimal_comma_when_the_settings_say_so():
+    text = "decimal;comma\npoints;1,5\nquestion;correct;tolerance\nPi?;3,14;0,01\nRange?;1,5..2,5;\n"
+    pi, span = _read(text).questions
+    assert (pi.points, pi.answers[0].value, pi.answers[0].tolerance) == (1.5, 3.14, 0.01)
+    assert (span.answers[0].value, span.answers[0].tolerance) == (2.0, 0.5)
+
+
+def test_names_are_forgiving_and_notes_comments_blank_rows_are_skipped():
+    text = ("# a comment row\n\nTYPE,Question,Option A,B,Answer,Feedback A,# my notes,Correct_Feedback\n"
+            ",,,,,,,\n#,,,,,,\n,Which planet is red?,Venus,Mars,b,Too hot,check it,Well done\n")
+    question = _read(text).questions[0]
+    assert question.choices[0].feedback.value == "Too hot" and question.correct_feedback.value == "Well done"
+
+
+# What the cells make of a row when its type is left empty.
+
+INFERRED = [
+    ("Which planet is red?", "Venus", "Mars", "b", "", "multiple_choice"),
+    ("Which are planets?", "Venus", "Mars", "a, b", "", "multiple_response"),
+    ("Which are planets?", "Venus", "Mars", "AB", "", "multiple_response"),
+    ("Which planet is red?", "Venus", "Mars", "Mars", "", "multiple_choice"),
+    ("Match them.", "France -> Paris", "Japan → Tokyo", "", "", "matching"),
+    ("The Sun is a star.", "", "", "TRUE", "", "true_false"),
+    ("Pi?", "", "", "3.14", "", "numeric"),
+    ("Pi?", "", "", "3.14 ± 0.01 | 50% 3", "", "numeric"),
+    ("Between?", "", "", "1..5", "", "numeric"),
+    ("Pi?", "", "", "3", "0.2", "numeric"),
+    ("Capital of France?", "", "", "Paris | 50% Lyon", "", "short_answer"),
+    ("Is it yes?", "", "", "yes", "", "short_answer"),
+    ("Paris is in {=France ~Spain}.", "", "", "", "", "fill_blanks"),
+]
+
+
+@pytest.mark.parametrize("question, a, b, correct, tolerance, kind", INFERRED, ids=[row[-1] + ":" + row[3] for row in INFERRED])
+def test_the_type_follows_from_the_cells(question, a, b, correct, tolerance, kind):
+    import csv
+
+    out = io.StringIO()
+    csv.writer(out).writerows([["question", "a", "b", "correct", "tolerance"], [question, a, b, correct, tolerance]])
+    found = _read(out.getvalue()).questions[0]
+    assert (found.kind, getattr(found, "multiple_response", kind == "multiple_response")) == (
+        kind.replace("multiple_response", "multiple_choice"), kind == "multiple_response")
+
+
+def test_markdown_cells_with_math_and_an_image_beside_the_sheet(tmp_path):
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "mars.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    text = 'markup,markdown\nquestion,a,b,correct\n"**Which** is $x^2$? ![Mars](./img/mars.png)",Venus,*Mars*,b\n'
+    quiz = _read(text, assets=lambda path: (tmp_path / path).read_bytes())
+    question = quiz.questions[0]
+    assert question.prompt.format == "html" and "<strong>Which</strong>" in question.prompt.value
+    assert "\\(x^2\\)" in question.prompt.value and 'src="img/mars.png"' in question.prompt.value
+    assert [asset.path for asset in quiz.assets] == ["img/mars.png"]
+    assert question.choices[1].text.value == "<em>Mars</em>"
+
+
+def test_an_image_that_is_not_there_is_an_error_at_its_cell(tmp_path):
+    text = "markup,markdown\nquestion,a,b,correct\nWhich?,![x](gone.png),y,b\n"
+    problems = _errors_with(text, assets=lambda path: (tmp_path / path).read_bytes())
+    assert problems.startswith("bank.csv:3:8: error: image 'gone.png' cannot be read: No such file or directory (cell B3) [E967]")
+
+
+def _errors_with(text: str, **options) -> str:
+    with pytest.raises(SourceError) as caught:
+        _read(text, **options)
+    return "\n".join(d.render() for d in caught.value.diagnostics)
+
+
+# Places, as every message shows them.
+
+@pytest.mark.parametrize("span, shown", [
+    (SourceSpan("bank.xlsx", 14, 4, sheet="Sheet1"), "bank.xlsx:Sheet1!D14"),
+    (SourceSpan("bank.xlsx", 3, 27, sheet="Week 1"), "bank.xlsx:'Week 1'!AA3"),
+    (SourceSpan("bank.xlsx", 3, 16384, sheet="Bob's"), "bank.xlsx:'Bob''s'!XFD3"),
+    (SourceSpan("bank.xlsx", 7, 0, sheet="Sheet1"), "bank.xlsx:Sheet1!7:7"),
+    (SourceSpan("bank.xlsx", 0, 0, sheet="Sheet1"), "bank.xlsx:Sheet1"),
+    (SourceSpan("bank.csv", 14, 3), "bank.csv:14:3"),
+])
+def test_a_place_in_a_workbook_reads_as_a_cell_reference(span, shown):
+    assert str(span) == shown
+
+
+def test_a_workbook_place_survives_the_json_form():
+    diagnostic = Diagnostic("E959", "m", SourceSpan("bank.xlsx", 14, 4, sheet="Sheet1"), "h")
+    assert diagnostic.as_dict()["sheet"] == "Sheet1"
+    assert Diagnostic.from_dict(diagnostic.as_dict()) == diagnostic
+    assert "sheet" not in Diagnostic("E1", "m", SourceSpan("a.csv", 1, 1)).as_dict()
+
+
+# Sniffing: .csv and .xlsx are this format's only, but the score still says something.
+
+@pytest.mark.parametrize("data, low, high", [
+    (GOOD, 1.0, 1.0),
+    (_rezip(GOOD, {"xl/workbook.xml": None}), 0.0, 0.0),
+    (QUIZ.encode(), 0.9, 0.9),
+    (b"title;Planets\n\nType;Question;A;B;Correct\n", 0.9, 0.9),
+    ("question\tcorrect\n".encode("utf-16"), 0.9, 0.9),
+    (b"name,price\napple,3\n", 0.2, 0.2),
+    (b"\x00\x01\x02binary", 0.0, 0.0),
+])
+def test_sniff(data, low, high):
+    from lmsexport.formats import sheet as declaration
+
+    assert low <= declaration.sniff(data) <= high

@@ -70,7 +70,8 @@ def _choice(reader: RowReader, kind: str, common: dict):
                feedback=reader.text(f"feedback {letter}"))
         for letter, _, _ in options
     )
-    return MultipleChoice(**common, prompt=_prompt(reader), choices=choices, multiple_response=kind == "multiple_response")
+    several = kind == "multiple_response" or (kind == "choice" and len(keys) > 1)
+    return MultipleChoice(**common, prompt=_prompt(reader), choices=choices, multiple_response=several)
 
 
 def _keys(reader: RowReader, options) -> list[str] | None:
@@ -266,6 +267,7 @@ def _description(reader: RowReader, kind: str, common: dict):
 _BUILDERS = {
     "multiple_choice": _choice,
     "multiple_response": _choice,
+    "choice": _choice,
     "true_false": _true_false,
     "short_answer": _short_answer,
     "numeric": _numeric,

@@ -32,6 +32,7 @@ _FEEDBACK = frozenset(f"feedback {letter}" for letter in OPTION_LETTERS)
 USES: dict[str, frozenset[str]] = {
     "multiple_choice": COMMON | _OPTIONS | _FEEDBACK | {"correct"},
     "multiple_response": COMMON | _OPTIONS | _FEEDBACK | {"correct"},
+    "choice": COMMON | _OPTIONS | _FEEDBACK | {"correct"},
     "true_false": COMMON | {"correct"},
     "short_answer": COMMON | {"correct", "case"},
     "numeric": COMMON | {"correct", "tolerance"},
@@ -41,7 +42,8 @@ USES: dict[str, frozenset[str]] = {
     "fill_blanks": COMMON | {"case"},
     "description": frozenset({"type", "question", "title", "tags", "lang"}),
 }
-"""The columns each question type reads; a filled cell in any other column is an error."""
+"""The columns each question type reads; a filled cell in any other column is an error. `choice`
+is a choice question without a `type`: multiple response if `correct` names several options."""
 _UNUSED_HINTS = {
     "correct": {"ordering": "an ordering question lists its items in their correct order in a, b, c, ...",
                 "matching": "a matching question pairs its items in the option cells: left -> right",
@@ -210,8 +212,7 @@ def inferred_type(reader: RowReader) -> str | None:
                          "write the letter of the right option in correct (b), several for multiple response "
                          "(a, c); or set type to ordering to have the options put in order")
             return None
-        keys = values.letters(correct.text)
-        return "multiple_response" if keys is not None and len(keys) > 1 else "multiple_choice"
+        return "choice"
     if correct is None:
         if question is not None and has_gaps(question.text):
             return "fill_blanks"

@@ -53,10 +53,21 @@ def _float(text: str, decimal: str) -> float:
 
 
 def numeric(text: str, decimal: str) -> tuple[float, float | None] | None:
-    """(value, tolerance or None) for `3.14`, `3.14 ± 0.01` (`+-`, or `%` of the value), `1..5`; else None."""
+    """(value, tolerance or None) for `3.14`, `3.14 ± 0.01` (`+-`, or `%` of the value), `1..5`; else
+    None (also for numbers too big to be finite, and a negative tolerance)."""
     match = _NUMERIC[decimal].match(text.strip())
     if not match:
         return None
+    try:
+        value, tolerance = _numeric(match, decimal)
+    except ValueError:
+        return None
+    if not math.isfinite(value) or (tolerance is not None and not 0 <= tolerance < math.inf):
+        return None
+    return value, tolerance
+
+
+def _numeric(match: re.Match, decimal: str) -> tuple[float, float | None]:
     if match["low"] is not None:
         low, high = sorted((_float(match["low"], decimal), _float(match["high"], decimal)))
         return (low + high) / 2, (high - low) / 2

@@ -406,3 +406,55 @@ def test_sniff(data, low, high):
     from lmsexport.formats import sheet as declaration
 
     assert low <= declaration.sniff(data) <= high
+
+
+# The committed workbooks are what their scripts write, and the starter sheet builds everywhere.
+
+def _load_script(path: Path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_golden_workbooks_are_what_their_script_writes(tmp_path):
+    script = _load_script(FIXTURES / "make_workbooks.py")
+    script.make(tmp_path)
+    for name in script.WORKBOOKS:
+        committed = ROOT / "tests" / "golden" / "readers" / "sheet" / name
+        assert _read((tmp_path / name).read_bytes(), name) == _read(committed.read_bytes(), name), name
+
+
+STARTER = ROOT / "examples" / "sheet"
+
+
+def test_the_starter_workbook_reads_as_the_starter_csv(tmp_path):
+    from_csv = lmsexport.read(STARTER / "quiz.csv")
+    assert lmsexport.read(STARTER / "quiz.xlsx") == from_csv
+    _load_script(STARTER / "make_workbook.py").make(STARTER / "quiz.csv", tmp_path / "quiz.xlsx")
+    assert lmsexport.read(tmp_path / "quiz.xlsx") == from_csv
+
+
+def test_the_starter_sheet_shows_every_kind():
+    kinds = {question.kind for question in lmsexport.read(STARTER / "quiz.csv").questions}
+    assert kinds == set(lmsexport.model.QUESTION_KINDS)
+    assert {q.multiple_response for q in lmsexport.read(STARTER / "quiz.csv").questions if q.kind == "multiple_choice"} \
+        == {True, False}
+
+
+@pytest.mark.parametrize("name", ["quiz.csv", "quiz.xlsx"])
+def test_the_starter_sheet_builds_to_every_format(name, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from lmsexport.cli import main
+
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, ["build", f"examples/sheet/{name}", "-f", "all", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    built = sorted(path.relative_to(tmp_path).as_posix() for path in tmp_path.rglob("*") if path.is_file()
+                   and not path.name.startswith("."))
+    assert built == ["moodle/quiz.moodle.xml", "qti/quiz.qti.zip", "scorm12/quiz.scorm12.zip",
+                     "scorm2004/quiz.scorm2004.zip"]
+    assert "warning" not in result.stderr

@@ -13,10 +13,15 @@ import re
 
 from .grid import Cell
 
-TRUE = frozenset({"true", "t", "yes", "y", "1"})
-FALSE = frozenset({"false", "f", "no", "n", "0"})
+TRUE = frozenset({"true", "t", "yes", "y", "1", "wahr", "ja", "vrai", "oui", "verdadero", "sí", "si", "vero",
+                  "verdadeiro", "sim", "waar"})
+FALSE = frozenset({"false", "f", "no", "n", "0", "falsch", "nein", "faux", "non", "falso", "não", "nao", "onwaar",
+                   "nee"})
+"""Yes and no as a cell may say them: English words, and what Excel writes for TRUE and FALSE
+(and yes and no) in German, French, Spanish, Italian, Portuguese and Dutch."""
 TRUE_FALSE = frozenset({"true", "t", "false", "f"})
-"""The words a `correct` cell may hold to make a true/false question without a `type`."""
+"""The words a `correct` cell may hold to make a true/false question without a `type`; the
+others need the type, since `no` or `sim` may well be a short answer."""
 
 _DIGITS = {".": r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", ",": r"[-+]?(?:\d+(?:,\d*)?|,\d+)(?:[eE][-+]?\d+)?"}
 _NUMERIC = {

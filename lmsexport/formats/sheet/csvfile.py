@@ -94,7 +94,7 @@ def _places(text: str, line: int, delimiter: str) -> list[tuple[int, int]]:
             else:
                 quoted = False
         elif char == '"' and starting:
-            quoted = True
+            quoted, places[-1] = True, (line, column + 1)  # messages point at the text, not its quote
         elif char == delimiter and not quoted:
             places.append((line, column + 1))
         starting = char == delimiter and not quoted

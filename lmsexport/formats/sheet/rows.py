@@ -227,4 +227,10 @@ def inferred_type(reader: RowReader) -> str | None:
     answers = [values.credit(text, reader.decimal)[1] for text in values.alternatives(correct.text)]
     if answers and all(values.numeric(text, reader.decimal) for text in answers):
         return "numeric"
+    if reader.decimal == "." and answers and all(values.numeric(text, ",") for text in answers):
+        reader.error("E961", f"correct of {reader.name} holds {correct.text!r}, a number with a decimal comma "
+                     "(or digits grouped by commas)", "correct",
+                     "add a settings row decimal | comma above the header, write 3.14, or set the type to "
+                     "short_answer to accept the text as it is")
+        return None
     return "short_answer"

@@ -458,3 +458,23 @@ def test_the_starter_sheet_builds_to_every_format(name, tmp_path, monkeypatch):
     assert built == ["moodle/quiz.moodle.xml", "qti/quiz.qti.zip", "scorm12/quiz.scorm12.zip",
                      "scorm2004/quiz.scorm2004.zip"]
     assert "warning" not in result.stderr
+
+
+def test_lint_findings_in_a_workbook_name_their_cell_in_every_report_form(tmp_path):
+    import json
+
+    import jsonschema
+    from click.testing import CliRunner
+
+    from lmsexport.cli import main
+
+    rows = [["question", "a", "b", "correct"], ["Which planet is red?", "Venus", "Mars", "b"],
+            ["Which planet is red?", "Venus", "Mars", "b"]]
+    (tmp_path / "bank.xlsx").write_bytes(workbook(rows, title="Week 1"))
+    runner = CliRunner()
+    text = runner.invoke(main, ["lint", str(tmp_path / "bank.xlsx")])
+    assert f"{tmp_path / 'bank.xlsx'}:'Week 1'!A3: warning: question 2 repeats question 1 [L040]" in text.output
+    report = json.loads(runner.invoke(main, ["lint", str(tmp_path / "bank.xlsx"), "--format", "json"]).stdout)
+    schema = json.loads((ROOT / "tests" / "fixtures" / "lint" / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(report)
+    assert [(f["sheet"], f["line"], f["column"]) for f in report["findings"]] == [("Week 1", 3, 1)]

@@ -2,10 +2,9 @@
 
 One row per question under a header row that names the columns (`columns.py`); settings rows
 above it (`settings.py`); the type of each row from its `type` cell or its other cells
-(`rows.py`); one builder per type (`kinds.py`). A workbook or a CSV text is told by its bytes
-and its name: an .xlsx name or zip bytes make a workbook (`workbook.py`), anything else is CSV
-text (`csvfile.py`), whatever its suffix.
-Every problem of the sheet, each at its cell, comes in one SourceError.
+(`rows.py`); one builder per type (`kinds.py`). An `.xlsx` name or zip bytes make a workbook
+(`workbook.py`); anything else is CSV text (`csvfile.py`), whatever its suffix. Every problem
+of the sheet, each at its cell, comes in one SourceError.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@
     (blank rows are skipped)
 
 A row's type is its `type` cell, else what its cells show: options with `->` make matching;
-options and letters in `correct` a choice question (one letter: multiple choice, several:
-multiple response); no options and `true`/`false` in `correct` true/false; numbers numeric;
+options and `correct` a choice question (one option named, by letter or text: multiple
+choice; several: multiple response); no options and `true`/`false` in `correct` true/false; numbers numeric;
 other text short answer; `{=...}` gaps in the question and no `correct` fill in the blanks.
 Essays, ordering and text blocks cannot be told from their cells and need their `type`.
 """
@@ -95,9 +95,9 @@ def read_header(grid: Grid, row: Row, problems: list[Diagnostic]) -> Header:
         if cell is None:
             continue
         header.named.add(number)
-        name = None if is_note(cell.text) else column(cell.text)
         if is_note(cell.text):
             continue
+        name = column(cell.text)
         if name is None:
             problems.append(grid.error("E954", f"unknown column {cell.text!r}", row, number, suggest_column(cell.text)))
         elif name in header.columns:

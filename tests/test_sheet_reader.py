@@ -478,3 +478,10 @@ def test_lint_findings_in_a_workbook_name_their_cell_in_every_report_form(tmp_pa
     schema = json.loads((ROOT / "tests" / "fixtures" / "lint" / "report.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema).validate(report)
     assert [(f["sheet"], f["line"], f["column"]) for f in report["findings"]] == [("Week 1", 3, 1)]
+
+
+def test_excel_escapes_in_cell_text_are_undone():
+    data = workbook([["question", "correct"], ["Line one_x000D_\nline two", "a_x005F_x0041_b"]])
+    answer = _read(data, "bank.xlsx").questions[0]
+    assert (answer.prompt.value, answer.answers[0].text) == ("Line one\nline two", "a_x0041_b")
+    assert "U+0001" in _errors(workbook([["question", "correct"], ["Bell_x0001_", "x"]]), "bank.xlsx")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import io
 import math
+import re
 import unicodedata
 import warnings
 import zipfile
@@ -38,6 +39,9 @@ formatted empty ones; a sheet with more is refused rather than searched."""
 OLD_OFFICE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 """The start of an OLE compound file: an Excel 97-2003 .xls, or an .xlsx saved with a password."""
 _ERROR_VALUES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
+_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
+"""A character escaped in a cell's text (ECMA-376 Part 1, 22.9.2.19 ST_Xstring): Excel writes the
+carriage return of a line break as `_x000D_`; openpyxl leaves the escapes as they are."""
 _HEADER_ROWS = 50
 """How far down another sheet is searched for a header row."""
 _SAVE_AGAIN = "open it in your spreadsheet program and save it again as Excel Workbook (.xlsx), or as CSV UTF-8"
@@ -120,7 +124,8 @@ def _cell(cell) -> Cell | None:
         return _number(cell, value)
     if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
         return Cell(str(value), problem=f"Excel stored this cell as a date or time ({value})")
-    text = unicodedata.normalize("NFC", str(value).replace("\r\n", "\n").replace("\r", "\n")).strip()
+    text = _ESCAPE.sub(_unescape, str(value))
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
     if not text:
         return None
     if getattr(cell, "data_type", "s") == "e" or text in _ERROR_VALUES:
@@ -131,6 +136,12 @@ def _cell(cell) -> Cell | None:
         return Cell(XML_ILLEGAL.sub("\ufffd", text),
                     problem=f"the cell holds character U+{ord(illegal.group()):04X} ({name}), which XML cannot carry")
     return Cell(text)
+
+
+def _unescape(match: re.Match) -> str:
+    """`_x000D_` -> a carriage return (`_x005F_` is `_`); a surrogate's number stays as written."""
+    code = int(match[1], 16)
+    return match[0] if 0xD800 <= code <= 0xDFFF else chr(code)
 
 
 def _number(cell, value: int | float) -> Cell:

@@ -75,16 +75,16 @@ def test_workbook_messages_name_the_sheet_and_cell():
                      [None, "Which planet is red?", "Venus", "Mars", "c", 1],
                      ["essay", "Explain photosynthesis.", None, None, None, "five"]])
     assert _errors(data, "bank.xlsx") == (
-        "bank.xlsx:Sheet1!E2: error: correct names c, but question 1 has options a to b [E959]\n"
+        "bank.xlsx:Sheet1!E2: error: correct names c, but question 1 has options a to b [E980]\n"
         "  hint: write the letter(s) of the right option(s), from the option columns' names\n"
-        "bank.xlsx:Sheet1!F3: error: points of question 2 holds 'five' [E961]\n"
+        "bank.xlsx:Sheet1!F3: error: points of question 2 holds 'five' [E982]\n"
         "  hint: write a number such as 2 or 2.5"
     )
 
 
 def test_sheet_names_that_need_quotes_are_quoted_as_excel_does():
     data = workbook([["question", "correct"], ["Capital of France?", None], ["", ""]], title="Week 1")
-    assert _errors(data, "bank.xlsx").startswith("bank.xlsx:'Week 1'!B2: error: question 1 has no answer [E958]")
+    assert _errors(data, "bank.xlsx").startswith("bank.xlsx:'Week 1'!B2: error: question 1 has no answer [E979]")
 
 
 def test_workbook_cells_keep_their_types():
@@ -114,9 +114,9 @@ def test_dates_and_error_values_are_refused_at_their_cell():
 
     data = workbook([["question", "correct"], ["When?", datetime.date(1945, 9, 2)], ["Ratio?", "#DIV/0!"]])
     assert _errors(data, "bank.xlsx") == (
-        "bank.xlsx:Sheet1!B2: error: Excel stored this cell as a date or time (1945-09-02 00:00:00) [E966]\n"
+        "bank.xlsx:Sheet1!B2: error: Excel stored this cell as a date or time (1945-09-02 00:00:00) [E987]\n"
         "  hint: format the cell as Text and type it again (or start it with an apostrophe: '1/2)\n"
-        "bank.xlsx:Sheet1!B3: error: the cell shows Excel's error value #DIV/0! [E966]\n"
+        "bank.xlsx:Sheet1!B3: error: the cell shows Excel's error value #DIV/0! [E987]\n"
         "  hint: format the cell as Text and type it again (or start it with an apostrophe: '1/2)"
     )
 
@@ -139,7 +139,7 @@ def test_only_the_first_visible_sheet_is_read_and_a_second_one_with_questions_is
     assert [q.prompt.value for q in quiz.questions] == ["Capital of France?"]
     assert [d.render() for d in log.diagnostics] == [
         "bank.xlsx:'Week 2'!A1: warning: sheet 'Week 2' has a header row naming question, but only the first sheet "
-        "('Sheet1') is read [W950]\n  hint: move its rows to the first sheet, or save it as a workbook of its own"]
+        "('Sheet1') is read [W971]\n  hint: move its rows to the first sheet, or save it as a workbook of its own"]
 
 
 def test_a_hidden_first_sheet_is_skipped():
@@ -201,29 +201,29 @@ def _encrypted_flag(data: bytes) -> bytes:
 
 
 HOSTILE = {
-    "not a zip": (b"Just some text, saved as .xlsx", "E950", "this is not an Excel workbook (.xlsx): it is not a zip archive"),
-    "a damaged zip": (GOOD[: len(GOOD) // 2], "E950", "the workbook is damaged"),
-    "a zip but no workbook": (_rezip(GOOD, {"[Content_Types].xml": None}), "E950", "this is a zip archive, not an Excel"),
-    "an OpenDocument spreadsheet": (_rezip(GOOD, {"[Content_Types].xml": None}, {"content.xml": b"<x/>"}), "E950",
+    "not a zip": (b"Just some text, saved as .xlsx", "E971", "this is not an Excel workbook (.xlsx): it is not a zip archive"),
+    "a damaged zip": (GOOD[: len(GOOD) // 2], "E971", "the workbook is damaged"),
+    "a zip but no workbook": (_rezip(GOOD, {"[Content_Types].xml": None}), "E971", "this is a zip archive, not an Excel"),
+    "an OpenDocument spreadsheet": (_rezip(GOOD, {"[Content_Types].xml": None}, {"content.xml": b"<x/>"}), "E971",
                                     "this is an OpenDocument spreadsheet (.ods)"),
     "an old .xls": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512),
-                    "E950", "this is an Excel 97-2003 workbook (.xls) or a workbook saved with a password"),
-    "encrypted parts": (_encrypted_flag(GOOD), "E950", "parts of the workbook are encrypted"),
-    "a part too big": (_rezip(GOOD, add={"xl/media/image1.png": bytes(17 << 20)}), "E951",
+                    "E971", "this is an Excel 97-2003 workbook (.xls) or a workbook saved with a password"),
+    "encrypted parts": (_encrypted_flag(GOOD), "E971", "parts of the workbook are encrypted"),
+    "a part too big": (_rezip(GOOD, add={"xl/media/image1.png": bytes(17 << 20)}), "E972",
                        "the workbook is too big to read: a part (xl/media/image1.png) of 17,825,792 bytes"),
-    "too many parts": (_rezip(GOOD, add={f"xl/media/{i}.png": b"" for i in range(2001)}), "E951",
+    "too many parts": (_rezip(GOOD, add={f"xl/media/{i}.png": b"" for i in range(2001)}), "E972",
                        "the workbook is too big to read: 2,010 parts"),
     "entities in a sheet": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": (_LAUGHS + _sheet_xml(GOOD).replace(
-        "<t>Paris</t>", "<t>&lol3;</t>")).encode()}), "E950", "the workbook cannot be opened"),
-    "broken XML in a sheet": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD)[:300].encode()}), "E950",
+        "<t>Paris</t>", "<t>&lol3;</t>")).encode()}), "E971", "the workbook cannot be opened"),
+    "broken XML in a sheet": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD)[:300].encode()}), "E971",
                               "the worksheet cannot be read"),
-    "broken workbook part": (_rezip(GOOD, {"xl/workbook.xml": b"<workbook"}), "E950", "the workbook cannot be opened"),
+    "broken workbook part": (_rezip(GOOD, {"xl/workbook.xml": b"<workbook"}), "E971", "the workbook cannot be opened"),
     "a row far below": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD).replace(
         "</sheetData>", '<row r="20001"><c r="C20001" t="inlineStr"><is><t>x</t></is></c></row></sheetData>').encode()}),
-        "E951", "bank.xlsx:Sheet1!C20001: error: the sheet has more than 20,000 rows"),
+        "E972", "bank.xlsx:Sheet1!C20001: error: the sheet has more than 20,000 rows"),
     "a cell far right": (_rezip(GOOD, {"xl/worksheets/sheet1.xml": _sheet_xml(GOOD).replace(
         "</sheetData>", '<row r="3"><c r="XFD3" t="inlineStr"><is><t>x</t></is></c></row></sheetData>').encode()}),
-        "E951", "bank.xlsx:Sheet1!XFD3: error: the sheet has more than 64 columns"),
+        "E972", "bank.xlsx:Sheet1!XFD3: error: the sheet has more than 64 columns"),
 }
 
 
@@ -361,7 +361,7 @@ def test_markdown_cells_with_math_and_an_image_beside_the_sheet(tmp_path):
 def test_an_image_that_is_not_there_is_an_error_at_its_cell(tmp_path):
     text = "markup,markdown\nquestion,a,b,correct\nWhich?,![x](gone.png),y,b\n"
     problems = _errors_with(text, assets=lambda path: (tmp_path / path).read_bytes())
-    assert problems.startswith("bank.csv:3:8: error: image 'gone.png' cannot be read: No such file or directory (cell B3) [E967]")
+    assert problems.startswith("bank.csv:3:8: error: image 'gone.png' cannot be read: No such file or directory (cell B3) [E988]")
 
 
 def _errors_with(text: str, **options) -> str:
@@ -385,7 +385,7 @@ def test_a_place_in_a_workbook_reads_as_a_cell_reference(span, shown):
 
 
 def test_a_workbook_place_survives_the_json_form():
-    diagnostic = Diagnostic("E959", "m", SourceSpan("bank.xlsx", 14, 4, sheet="Sheet1"), "h")
+    diagnostic = Diagnostic("E980", "m", SourceSpan("bank.xlsx", 14, 4, sheet="Sheet1"), "h")
     assert diagnostic.as_dict()["sheet"] == "Sheet1"
     assert Diagnostic.from_dict(diagnostic.as_dict()) == diagnostic
     assert "sheet" not in Diagnostic("E1", "m", SourceSpan("a.csv", 1, 1)).as_dict()

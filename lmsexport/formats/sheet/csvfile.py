@@ -57,11 +57,11 @@ def _cell(value: str) -> Cell | None:
 
 def _check_size(grid: Grid, row: Row) -> None:
     if row.number > MAX_ROWS:
-        raise SourceError([grid.error("E951", f"the sheet has more than {MAX_ROWS:,} rows", row, row.first()[0],
+        raise SourceError([grid.error("E972", f"the sheet has more than {MAX_ROWS:,} rows", row, row.first()[0],
                                       "split the questions into several files")])
     if len(row.cells) > MAX_COLUMNS and any(row.cells[MAX_COLUMNS:]):
         column = next(i for i, cell in enumerate(row.cells, 1) if i > MAX_COLUMNS and cell is not None)
-        raise SourceError([grid.error("E951", f"the sheet has more than {MAX_COLUMNS} columns", row, column,
+        raise SourceError([grid.error("E972", f"the sheet has more than {MAX_COLUMNS} columns", row, column,
                                       "remove the cells beyond them; a question has at most 26 options (a to z)")])
 
 
@@ -117,7 +117,7 @@ def _syntax(grid: Grid, line: int, reason: str, delimiter: str) -> Diagnostic:
         hint = 'check the quotes from here on: each quoted cell ends with a "'
     else:
         message, hint = f"the CSV cannot be read: {reason}", "save it again from your spreadsheet program as CSV UTF-8"
-    return Diagnostic("E952", message, SourceSpan(grid.source, line, 1 if shown is not None else 0), hint,
+    return Diagnostic("E973", message, SourceSpan(grid.source, line, 1 if shown is not None else 0), hint,
                       source_line=shown)
 
 

@@ -31,12 +31,12 @@ def _filled_options(reader: RowReader, fewest: int, what: str = "options"):
     expected = list(OPTION_LETTERS[:len(found)])
     if found != expected:
         missing = next(want for letter, want in zip(found, expected) if letter != want)
-        reader.error("E960", f"option {missing} of {reader.name} is empty, but a later option is filled",
+        reader.error("E981", f"option {missing} of {reader.name} is empty, but a later option is filled",
                      f"option {missing}", _OPTIONS_HINT)
         return None
     if len(options) < fewest:
         empty = f"option {OPTION_LETTERS[len(options)]}"
-        reader.error("E960", f"{reader.name} has {len(options) or 'no'} option{'s' * (len(options) != 1)}; "
+        reader.error("E981", f"{reader.name} has {len(options) or 'no'} option{'s' * (len(options) != 1)}; "
                      f"it needs {fewest} {what} or more", empty if empty in reader.header.columns else "question",
                      "write each option in its own column: a, b, c, ...")
         return None
@@ -44,7 +44,7 @@ def _filled_options(reader: RowReader, fewest: int, what: str = "options"):
     for letter, _, cell in options:
         first = seen.setdefault(" ".join(cell.text.casefold().split()), letter)
         if first != letter:
-            reader.error("E960", f"options {first} and {letter} of {reader.name} are the same: {cell.text!r}",
+            reader.error("E981", f"options {first} and {letter} of {reader.name} are the same: {cell.text!r}",
                          f"option {letter}", "remove one of them or reword it")
             return None
     return options
@@ -56,13 +56,13 @@ def _choice(reader: RowReader, kind: str, common: dict):
     if keys is None:
         return None
     if kind == "multiple_choice" and len(keys) > 1:
-        reader.error("E959", f"{reader.name} is a multiple choice question, with one right option, but correct "
+        reader.error("E980", f"{reader.name} is a multiple choice question, with one right option, but correct "
                      f"names {', '.join(keys)}", "correct", "set its type to multiple_response, or name one option")
         return None
     filled = {letter for letter, _, _ in options}
     for letter in OPTION_LETTERS:
         if reader.get(f"feedback {letter}") is not None and letter not in filled:
-            reader.error("E963", f"feedback {letter} is for option {letter}, which is empty", f"feedback {letter}",
+            reader.error("E984", f"feedback {letter} is for option {letter}, which is empty", f"feedback {letter}",
                          "clear the cell, or fill in the option")
             return None
     choices = tuple(
@@ -78,7 +78,7 @@ def _keys(reader: RowReader, options) -> list[str] | None:
     """The letters of the right options: `correct` holds letters (`b`, `a, c`) or the options' texts."""
     correct = reader.get("correct")
     if correct is None:
-        reader.error("E958", f"{reader.name} has no correct answer", "correct",
+        reader.error("E979", f"{reader.name} has no correct answer", "correct",
                      "write the letter of the right option (b), or several for multiple response (a, c)")
         return None
     filled = [letter for letter, _, _ in options]
@@ -91,10 +91,10 @@ def _keys(reader: RowReader, options) -> list[str] | None:
         return list(dict.fromkeys(named))
     if keys is not None and (len(keys) <= len(filled) or not correct.text.isalpha()):
         wrong = ", ".join(key for key in keys if key not in filled)
-        reader.error("E959", f"correct names {wrong}, but {reader.name} has options a to {filled[-1]}", "correct",
+        reader.error("E980", f"correct names {wrong}, but {reader.name} has options a to {filled[-1]}", "correct",
                      "write the letter(s) of the right option(s), from the option columns' names")
     else:
-        reader.error("E959", f"correct holds {correct.text!r}, which is no option's letter nor an option's text",
+        reader.error("E980", f"correct holds {correct.text!r}, which is no option's letter nor an option's text",
                      "correct", "write the letter of the right option (b), several for multiple response (a, c), "
                      "or the right option's text")
     return None
@@ -105,7 +105,7 @@ def _true_false(reader: RowReader, kind: str, common: dict):
     answer = values.boolean(correct.text) if correct is not None else None
     if answer is None:
         found = f"holds {correct.text!r}" if correct is not None else "is empty"
-        reader.error("E962", f"correct of {reader.name} (true/false) {found}", "correct", "write true or false")
+        reader.error("E983", f"correct of {reader.name} (true/false) {found}", "correct", "write true or false")
         return None
     return TrueFalse(**common, prompt=_prompt(reader), answer=answer)
 
@@ -138,7 +138,7 @@ def _numeric(reader: RowReader, kind: str, common: dict):
             if parsed is None:
                 hint = _NUMERIC_HINT + ("; for a decimal comma, add a settings row decimal | comma above the header"
                                         if reader.decimal == "." and values.numeric(rest, ",") else "")
-                reader.error("E961", f"{rest!r} in correct of {reader.name} is not a number", "correct", hint)
+                reader.error("E982", f"{rest!r} in correct of {reader.name} is not a number", "correct", hint)
                 return None
             found.append((credit, *parsed))
     if not _credits_ok(reader, [credit for credit, _, _ in found]):
@@ -159,7 +159,7 @@ def _tolerance(reader: RowReader, value: float) -> float | None:
     try:
         return values.tolerance(cell, reader.decimal, value)
     except ValueError as exc:
-        reader.error("E961", f"tolerance of {reader.name} holds {cell.text!r}", "tolerance",
+        reader.error("E982", f"tolerance of {reader.name} holds {cell.text!r}", "tolerance",
                      f"{exc}; or a percentage of the answer (5%)")
         return None
 
@@ -167,17 +167,17 @@ def _tolerance(reader: RowReader, value: float) -> float | None:
 def _required_correct(reader: RowReader, what: str):
     correct = reader.get("correct")
     if correct is None:
-        reader.error("E958", f"{reader.name} has no correct answer", "correct", f"write {what}")
+        reader.error("E979", f"{reader.name} has no correct answer", "correct", f"write {what}")
     return correct
 
 
 def _credits_ok(reader: RowReader, credits: list[float]) -> bool:
     if any(not -100 <= credit <= 100 for credit in credits):
-        reader.error("E969", f"a credit in correct of {reader.name} is outside -100% to 100%", "correct",
+        reader.error("E990", f"a credit in correct of {reader.name} is outside -100% to 100%", "correct",
                      "write 50% answer for half credit")
         return False
     if 100 not in credits:
-        reader.error("E969", f"no answer in correct of {reader.name} gives full credit", "correct",
+        reader.error("E990", f"no answer in correct of {reader.name} gives full credit", "correct",
                      "write at least one answer without a % (or with 100%)")
         return False
     return True
@@ -190,7 +190,7 @@ def _case(reader: RowReader) -> bool | None:
     words = {"sensitive": True, "insensitive": False}
     found = words.get(cell.text.casefold(), values.boolean(cell.text))
     if found is None:
-        reader.error("E961", f"case of {reader.name} holds {cell.text!r}", "case",
+        reader.error("E982", f"case of {reader.name} holds {cell.text!r}", "case",
                      "write yes (answers must match letter case) or no")
     return found
 
@@ -204,7 +204,7 @@ def _essay(reader: RowReader, kind: str, common: dict):
         except ValueError:
             lines = 0
         if not (1 <= lines <= 100 and lines == int(lines)):
-            reader.error("E961", f"lines of {reader.name} holds {cell.text!r}", "lines",
+            reader.error("E982", f"lines of {reader.name} holds {cell.text!r}", "lines",
                          "write the size of the answer box: a whole number of lines from 1 to 100")
             return None
     return Essay(**common, prompt=_prompt(reader), lines=int(lines))
@@ -220,7 +220,7 @@ def _matching(reader: RowReader, kind: str, common: dict):
         left, _, right = cell.text.partition(arrow) if arrow else (cell.text, "", "")
         left, right = left.strip(), right.strip()
         if not right:
-            reader.error("E964", f"option {letter} of {reader.name} (matching) has no right-hand side after ->",
+            reader.error("E985", f"option {letter} of {reader.name} (matching) has no right-hand side after ->",
                          column, "write left -> right (or -> right alone for a right-hand item that matches nothing)")
             return None
         if left:
@@ -229,7 +229,7 @@ def _matching(reader: RowReader, kind: str, common: dict):
         else:
             distractors.append(reader.texts.text(right, reader.row, column))
     if len(pairs) < 2:
-        reader.error("E964", f"{reader.name} (matching) has fewer than two pairs", "question",
+        reader.error("E985", f"{reader.name} (matching) has fewer than two pairs", "question",
                      "write two pairs or more, one per option cell: left -> right")
         return None
     return Matching(**common, prompt=_prompt(reader), pairs=tuple(pairs), distractors=tuple(distractors))
@@ -248,10 +248,10 @@ def _fill_blanks(reader: RowReader, kind: str, common: dict):
     try:
         segments, shown = gaps.split(question.text)
     except ValueError as exc:
-        reader.error("E965", f"a gap in {reader.name} is not right", "question", str(exc))
+        reader.error("E986", f"a gap in {reader.name} is not right", "question", str(exc))
         return None
     if not any(isinstance(segment, Gap) for segment in segments):
-        reader.error("E965", f"{reader.name} is a fill-in-the-blanks question without gaps", "question",
+        reader.error("E986", f"{reader.name} is a fill-in-the-blanks question without gaps", "question",
                      "write each blank in the question as {=answer}, or {=right ~wrong ~wrong} for a drop-down")
         return None
     case = _case(reader)

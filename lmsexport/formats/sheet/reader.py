@@ -49,13 +49,13 @@ def _grid(data: str | bytes, source: str, log: Log) -> Grid:
     if isinstance(data, bytes) and (workbook or data.startswith((b"PK", OLD_OFFICE))):
         return read_workbook(data, source, log)
     if workbook:
-        raise SourceError([Diagnostic("E950", "a workbook is read from its bytes, not from text", SourceSpan(source),
+        raise SourceError([Diagnostic("E971", "a workbook is read from its bytes, not from text", SourceSpan(source),
                                       "pass the file's bytes (open it in binary mode)")])
     try:
         return read_csv(decode(data, source), source)
     except SourceError as exc:
         if [d.code for d in exc.diagnostics] == ["E103"]:  # decode's hint is about text quizzes
-            raise SourceError([Diagnostic("E968", "the file is empty", SourceSpan(source),
+            raise SourceError([Diagnostic("E989", "the file is empty", SourceSpan(source),
                                           "a sheet starts with a header row: type, question, a, b, correct; "
                                           + _DOCS)]) from None
         raise
@@ -79,7 +79,7 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
         description = texts.text(value, row, column)
     questions = _questions(grid, header, question_rows, config, texts, problems)
     if not questions and not problems:
-        problems.append(grid.error("E968", "no questions under the header row", header_row,
+        problems.append(grid.error("E989", "no questions under the header row", header_row,
                                    header.columns["question"], f"write one question per row below the header; {_DOCS}"))
     loaded = load_assets(texts, assets, grid, problems)
     if problems:
@@ -98,11 +98,11 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
 def _no_header(grid: Grid) -> Diagnostic:
     rows = [row for row in grid.rows if not is_comment(row)]
     if not rows:
-        return Diagnostic("E968", "the sheet is empty" + (" but for comments" if grid.rows else ""),
+        return Diagnostic("E989", "the sheet is empty" + (" but for comments" if grid.rows else ""),
                           SourceSpan(grid.source, sheet=grid.sheet),
                           f"write a header row, then one question per row; {_DOCS}")
     row = rows[0]
-    return grid.error("E953", "no header row: no row names a question column", row, row.first()[0],
+    return grid.error("E974", "no header row: no row names a question column", row, row.first()[0],
                       f"start the sheet with a row naming its columns, such as type, question, a, b, c, correct; {_DOCS}")
 
 
@@ -130,14 +130,14 @@ def _questions(grid: Grid, header: Header, rows, config: dict, texts: Texts,
 def _question(reader: RowReader, kind: str | None, question_id: str, config: dict) -> Question | None:
     cell = reader.get("question")
     if cell is None:
-        reader.error("E957", f"{reader.name} has no question text", "question",
+        reader.error("E978", f"{reader.name} has no question text", "question",
                      "write the question in the question column (or clear the row)")
         return None
     kind = kind or inferred_type(reader)
     if kind is None or not reader.check_uses(kind):
         return None
     if kind != "fill_blanks" and has_gaps(cell.text):
-        reader.error("E963", f"{reader.name} has {{=...}} gaps, which only a fill_blanks question has", "question",
+        reader.error("E984", f"{reader.name} has {{=...}} gaps, which only a fill_blanks question has", "question",
                      "clear correct and the options to make it a fill-in-the-blanks question, "
                      "or write the braces some other way")
         return None
@@ -147,7 +147,7 @@ def _question(reader: RowReader, kind: str | None, question_id: str, config: dic
     try:
         return build(reader, kind, common)
     except ModelError as exc:  # a rule of the model no check above caught: still the teacher's cell, not a crash
-        reader.error("E970", f"{reader.name} cannot be made a question: {exc}", "question", _DOCS)
+        reader.error("E991", f"{reader.name} cannot be made a question: {exc}", "question", _DOCS)
         return None
 
 
@@ -159,14 +159,14 @@ def _common(reader: RowReader, question_id: str, config: dict) -> dict | None:
         try:
             points = values.number(cell, reader.decimal)
         except ValueError as exc:
-            reader.error("E961", f"points of {reader.name} holds {cell.text!r}", "points", str(exc))
+            reader.error("E982", f"points of {reader.name} holds {cell.text!r}", "points", str(exc))
             return None
         if points < 0:
-            reader.error("E961", f"points of {reader.name} is negative", "points", "write 0 or more")
+            reader.error("E982", f"points of {reader.name} is negative", "points", "write 0 or more")
             return None
     lang = reader.get("lang")
     if lang is not None and not is_language_tag(lang.text):
-        reader.error("E961", f"lang of {reader.name} holds {lang.text!r}", "lang",
+        reader.error("E982", f"lang of {reader.name} holds {lang.text!r}", "lang",
                      "use a BCP 47 language tag such as en, yo, id, vi, ar or pt-BR")
         return None
     tags = reader.get("tags")

@@ -99,10 +99,10 @@ def read_header(grid: Grid, row: Row, problems: list[Diagnostic]) -> Header:
             continue
         name = column(cell.text)
         if name is None:
-            problems.append(grid.error("E954", f"unknown column {cell.text!r}", row, number, suggest_column(cell.text)))
+            problems.append(grid.error("E975", f"unknown column {cell.text!r}", row, number, suggest_column(cell.text)))
         elif name in header.columns:
             first = header.columns[name]
-            problems.append(grid.error("E954", f"two columns are named {name} (also column {column_letters(first)})",
+            problems.append(grid.error("E975", f"two columns are named {name} (also column {column_letters(first)})",
                                        row, number,
                                        "keep one of them"))
         else:
@@ -116,11 +116,11 @@ def _check_options(grid: Grid, header: Header, problems: list[Diagnostic]) -> No
     expected = OPTION_LETTERS[:len(letters)]
     if letters != list(expected):
         missing = next(want for letter, want in zip(letters, expected) if letter != want)
-        problems.append(grid.error("E954", f"the option columns are {', '.join(letters)}: {missing} is missing",
+        problems.append(grid.error("E975", f"the option columns are {', '.join(letters)}: {missing} is missing",
                                    header.row, header.options[0][1], "name the option columns a, b, c, ... in order"))
     for name, number in header.columns.items():
         if name.startswith("feedback ") and f"option {name[-1]}" not in header.columns:
-            problems.append(grid.error("E954", f"there is a {name} column but no option {name[-1]} column",
+            problems.append(grid.error("E975", f"there is a {name} column but no option {name[-1]} column",
                                        header.row, number, f"add a column {name[-1]} for the option, or remove this one"))
 
 
@@ -159,12 +159,12 @@ class RowReader:
             if cell is None:
                 continue
             if cell.problem is not None:
-                self.error("E966", cell.problem, number,
+                self.error("E987", cell.problem, number,
                            "format the cell as Text and type it again (or start it with an apostrophe: '1/2)")
                 clean = False
             elif number not in self.header.named and number not in self.header.reported:
                 self.header.reported.add(number)
-                self.error("E954", "this cell is in a column without a name", number,
+                self.error("E975", "this cell is in a column without a name", number,
                            "name the column in the header row (start the name with # for notes), or clear the cell")
         return clean
 
@@ -176,7 +176,7 @@ class RowReader:
                 hint = _UNUSED_HINTS.get(name, "")
                 hint = hint.get(kind, "") if isinstance(hint, dict) else hint
                 what = label(kind, article=True) + ("" if kind == "description" else " question")
-                self.error("E963", f"{self.name} is {what}, which does not use the {name} column", number,
+                self.error("E984", f"{self.name} is {what}, which does not use the {name} column", number,
                            (hint + "; " if hint else "") + "clear this cell, or change the question's type")
                 clean = False
         return clean
@@ -196,7 +196,7 @@ def explicit_type(reader: RowReader) -> str | None:
         return None
     kind = question_type(cell.text)
     if kind is None:
-        reader.error("E956", f"unknown question type {cell.text!r}", "type", suggest_type(cell.text))
+        reader.error("E977", f"unknown question type {cell.text!r}", "type", suggest_type(cell.text))
         return ""
     return kind
 
@@ -208,7 +208,7 @@ def inferred_type(reader: RowReader) -> str | None:
         if any(arrow in cell.text for _, _, cell in options for arrow in _ARROWS):
             return "matching"
         if correct is None:
-            reader.error("E958", f"{reader.name} has options but no correct answer", "correct",
+            reader.error("E979", f"{reader.name} has options but no correct answer", "correct",
                          "write the letter of the right option in correct (b), several for multiple response "
                          "(a, c); or set type to ordering to have the options put in order")
             return None
@@ -216,7 +216,7 @@ def inferred_type(reader: RowReader) -> str | None:
     if correct is None:
         if question is not None and has_gaps(question.text):
             return "fill_blanks"
-        reader.error("E958", f"{reader.name} has no answer", "correct",
+        reader.error("E979", f"{reader.name} has no answer", "correct",
                      "write the answer in correct, or options in a, b, ... and the right one's letter in correct; "
                      "for an essay, an ordering question or a text block, set its type")
         return None
@@ -228,7 +228,7 @@ def inferred_type(reader: RowReader) -> str | None:
     if answers and all(values.numeric(text, reader.decimal) for text in answers):
         return "numeric"
     if reader.decimal == "." and answers and all(values.numeric(text, ",") for text in answers):
-        reader.error("E961", f"correct of {reader.name} holds {correct.text!r}, a number with a decimal comma "
+        reader.error("E982", f"correct of {reader.name} holds {correct.text!r}, a number with a decimal comma "
                      "(or digits grouped by commas)", "correct",
                      "add a settings row decimal | comma above the header, write 3.14, or set the type to "
                      "short_answer to accept the text as it is")

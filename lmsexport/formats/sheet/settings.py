@@ -168,14 +168,14 @@ def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic]) -> di
         name = key(cell.text)
         filled = [(i, c) for i, c in enumerate(row.cells, start=1) if c is not None and i > number]
         if name is None:
-            problems.append(grid.error("E955", f"unknown setting {cell.text!r}", row, number, suggest(cell.text)))
+            problems.append(grid.error("E976", f"unknown setting {cell.text!r}", row, number, suggest(cell.text)))
         elif name in cells:
-            problems.append(grid.error("E955", f"the setting {name} is given twice", row, number, "keep one"))
+            problems.append(grid.error("E976", f"the setting {name} is given twice", row, number, "keep one"))
         elif not filled or filled[0][0] != number + 1:
-            problems.append(grid.error("E955", f"the setting {name} has no value", row, number + 1,
+            problems.append(grid.error("E976", f"the setting {name} has no value", row, number + 1,
                                        "write its value in the cell right of its name"))
         elif len(filled) > 1:
-            problems.append(grid.error("E955", f"the setting {name} has more than one value", row, filled[1][0],
+            problems.append(grid.error("E976", f"the setting {name} has more than one value", row, filled[1][0],
                                        "a settings row holds a name and its value; in a CSV file, put a value "
                                        "that holds the delimiter in quotes"))
         else:
@@ -192,10 +192,10 @@ def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic]) -> di
 def _read(grid: Grid, name: str, cells: dict, decimal: str, problems: list[Diagnostic]):
     row, number, cell = cells[name]
     if cell.problem is not None:
-        problems.append(grid.error("E966", cell.problem, row, number, "format the cell as Text and type it again"))
+        problems.append(grid.error("E987", cell.problem, row, number, "format the cell as Text and type it again"))
         return None
     try:
         return value(name, cell, decimal)
     except ValueError as exc:
-        problems.append(grid.error("E955", f"bad value {cell.text!r} for the setting {name}", row, number, str(exc)))
+        problems.append(grid.error("E976", f"bad value {cell.text!r} for the setting {name}", row, number, str(exc)))
         return None

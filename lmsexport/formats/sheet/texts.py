@@ -51,19 +51,19 @@ def load_assets(texts: Texts, assets: Callable[[str], bytes] | None, grid: Grid,
         media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
         problem = None
         if "://" in path or path.startswith(("data:", "/", "\\", "..")):
-            problem = ("E967", f"image {path!r} is not a file in the sheet's folder",
+            problem = ("E988", f"image {path!r} is not a file in the sheet's folder",
                        "put the image in the sheet's folder (or below it) and refer to it by a relative path")
         elif media_type is None:
-            problem = ("E967", f"image {path!r} is not a PNG, JPEG, GIF, SVG or WebP file", "convert it to one of those")
+            problem = ("E988", f"image {path!r} is not a PNG, JPEG, GIF, SVG or WebP file", "convert it to one of those")
         elif assets is None:
-            problem = ("E967", f"image {path!r} cannot be loaded: the sheet was not read from a folder",
+            problem = ("E988", f"image {path!r} cannot be loaded: the sheet was not read from a folder",
                        "build the quiz from its file, with its images beside it")
         if problem is None:
             try:
                 loaded.append(Asset(path=path, media_type=media_type, data=assets(path)))
                 continue
             except OSError as exc:
-                problem = ("E967", f"image {path!r} cannot be read: {exc.strerror or exc}",
+                problem = ("E988", f"image {path!r} cannot be read: {exc.strerror or exc}",
                            "check the path: it is relative to the sheet's file")
         problems.append(grid.error(problem[0], problem[1], row, column, problem[2]))
     return tuple(loaded)

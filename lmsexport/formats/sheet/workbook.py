@@ -89,13 +89,13 @@ def _grid(sheet, source: str) -> Grid:
         budget -= max(0, len(cells) - MAX_COLUMNS)
         far = _far_value(cells) if budget >= 0 else len(cells)
         if far is not None:
-            raise SourceError([Diagnostic("E951", f"the sheet has more than {MAX_COLUMNS} columns",
+            raise SourceError([Diagnostic("E972", f"the sheet has more than {MAX_COLUMNS} columns",
                                           SourceSpan(source, number, far, sheet=sheet.title),
                                           "remove the cells beyond them; a question has at most 26 options (a to z)")])
         if number > MAX_ROWS:
             column = next((i for i, cell in enumerate(cells, start=1) if cell.value is not None), None)
             if column is not None:
-                raise SourceError([Diagnostic("E951", f"the sheet has more than {MAX_ROWS:,} rows",
+                raise SourceError([Diagnostic("E972", f"the sheet has more than {MAX_ROWS:,} rows",
                                               SourceSpan(source, number, column, sheet=sheet.title),
                                               "split the questions into several workbooks")])
             continue
@@ -162,7 +162,7 @@ def _warn_if_questions(sheet, first: str, source: str, log: Log) -> None:
     for number, values in enumerate(rows, start=1):
         for index, value in enumerate(values, start=1):
             if isinstance(value, str) and column(value) == "question":
-                log.warn("W950", f"sheet {sheet.title!r} has a header row naming question, but only the first "
+                log.warn("W971", f"sheet {sheet.title!r} has a header row naming question, but only the first "
                          f"sheet ({first!r}) is read", SourceSpan(source, number, index, sheet=sheet.title),
                          "move its rows to the first sheet, or save it as a workbook of its own")
                 return
@@ -192,13 +192,13 @@ def _check_archive(data: bytes, source: str) -> None:
     big = next((part for part in parts if part.file_size > MAX_PART), None)
     if len(parts) > MAX_PARTS or big is not None:
         what = f"{len(parts):,} parts" if big is None else f"a part ({big.filename}) of {big.file_size:,} bytes"
-        raise SourceError([Diagnostic("E951", f"the workbook is too big to read: {what}", SourceSpan(source),
+        raise SourceError([Diagnostic("E972", f"the workbook is too big to read: {what}", SourceSpan(source),
                                       f"lmsexport reads workbooks of up to {MAX_PARTS:,} parts of up to "
                                       f"{MAX_PART >> 20} MiB each; split the questions into several workbooks")])
 
 
 def _broken(source: str, message: str, hint: str = _SAVE_AGAIN) -> SourceError:
-    return SourceError([Diagnostic("E950", message, SourceSpan(source), hint)])
+    return SourceError([Diagnostic("E971", message, SourceSpan(source), hint)])
 
 
 def _reason(exc: Exception) -> str:

@@ -27,7 +27,7 @@ from types import ModuleType
 
 from ..package import Flavour, WriteOptions
 
-FORMATS = ("qti21", "qti12", "moodle", "scorm", "json", "text", "gift", "aiken", "text2qti")
+FORMATS = ("qti21", "qti12", "moodle", "scorm", "json", "text", "gift", "aiken", "text2qti", "sheet")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
 

@@ -206,15 +206,7 @@ def test_interaction_description_is_cut_to_the_scorm_limit():
     long = dataclasses.replace(small_quiz().questions[0], prompt=Text("word " * 100))
     data = page_data(write(dataclasses.replace(small_quiz(), questions=(long,)), "2004").files)
     description = data["questions"][0]["description"]
-    assert len(description) == player.DESCRIPTION_LIMIT and description.endswith("…")
-
-
-@pytest.mark.parametrize("tag, direction", [
-    ("ar", "rtl"), ("he", "rtl"), ("fa-IR", "rtl"), ("ur", "rtl"), ("ar-Latn", "ltr"),
-    ("az-Arab", "rtl"), ("yo", "ltr"), ("en", "ltr"), (None, "ltr"),
-])
-def test_text_direction(tag, direction):
-    assert player.text_direction(tag) == direction
+    assert len(description) <= player.DESCRIPTION_LIMIT and description.endswith("word…")
 
 
 @pytest.mark.parametrize("tag, catalog", [

@@ -27,8 +27,9 @@ from lxml import etree
 
 from ...diagnostics import Diagnostic, Severity, SourceSpan
 from ...model import Asset, Question, Quiz, Text
-from .rules import IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name, shorten
+from .rules import IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
+from ...text import shorten
 from ...xml import element, number, sub
 from .writer_kinds import KIND_WRITERS, grades
 

@@ -20,7 +20,8 @@ from importlib import resources
 from ...diagnostics import Diagnostic
 from ...model import Quiz
 from .player_kinds import DESCRIPTION_LIMIT, compact, interaction_id, question_data
-from .player_text import RTL_LANGUAGES, TextConverter, media_path, plain, text_direction
+from ...text import direction
+from .player_text import TextConverter, media_path
 
 STATIC = ("kinds-choice.js", "kinds-order.js", "kinds-text.js", "lms.js", "player.css", "player.js", "sanitize.js",
           "ui.js")
@@ -29,9 +30,8 @@ RUNTIMES = {"1.2": "scorm12.js", "2004": "scorm2004.js"}
 """SCORM version -> the adapter that maps the player's records onto that version's CMI."""
 LAUNCH = "index.html"
 
-__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RTL_LANGUAGES", "RUNTIMES", "STATIC", "interaction_id", "media_path",
-           "message_language", "messages", "pending_grading", "plain", "player_data", "render", "static_file",
-           "text_direction"]
+__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RUNTIMES", "STATIC", "interaction_id", "media_path", "message_language",
+           "messages", "pending_grading", "player_data", "render", "static_file"]
 
 
 @functools.cache
@@ -115,7 +115,7 @@ def render(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -
         data=data,
         title=quiz.title,
         lang=data["lang"],
-        dir=text_direction(data["lang"]),
+        dir=direction(data["lang"]),
         messages=data["messages"],
         runtime=runtime,
     )

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from ...diagnostics import Diagnostic, Severity, SourceSpan
 from ...model import Asset, Quiz, Text
+from ...text import direction
 
 MEDIA = "media/"
 """Folder of the package that holds the quiz's assets, under their own paths."""
@@ -24,48 +25,6 @@ MEDIA = "media/"
 def media_path(asset: Asset) -> str:
     """Where an asset goes in the package (a zip entry name and a manifest href)."""
     return MEDIA + asset.path
-
-
-RTL_LANGUAGES = frozenset({"ar", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
-"""Primary language subtags written right to left (unless a script subtag says otherwise)."""
-_RTL_SCRIPTS = frozenset({"arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg"})
-
-
-def text_direction(lang: str | None) -> str:
-    """`rtl` or `ltr` for a BCP 47 tag; a script subtag (`-Arab`, `-Latn`) wins over the language."""
-    if not lang:
-        return "ltr"
-    subtags = lang.lower().split("-")
-    for subtag in subtags[1:]:
-        if len(subtag) == 4 and subtag.isalpha():
-            return "rtl" if subtag in _RTL_SCRIPTS else "ltr"
-    return "rtl" if subtags[0] in RTL_LANGUAGES else "ltr"
-
-
-_BLOCKS = frozenset({"address", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure", "h1", "h2",
-                     "h3", "h4", "h5", "h6", "hr", "li", "ol", "p", "pre", "table", "td", "th", "tr", "ul"})
-"""Elements that separate words: their text is kept apart from the text around them."""
-_NOT_TEXT = frozenset({"script", "style", "template", "noscript", "iframe", "object", "svg", "math"})
-"""Elements whose content is never words a learner reads."""
-
-
-def plain(text: Text) -> str:
-    """The words of a text without markup, whitespace collapsed (for descriptions and metadata)."""
-    value = text.value
-    if text.format == "html":
-        from lxml import html
-
-        root = html.fragment_fromstring(value, create_parent="div")
-        for node in list(root.iter()):
-            if node.tag in _NOT_TEXT:
-                node.drop_tree()
-            elif node.tag == "img" and node.get("alt"):
-                node.tail = f" {node.get('alt')} " + (node.tail or "")
-            elif node.tag in _BLOCKS:
-                node.text = " " + (node.text or "")
-                node.tail = " " + (node.tail or "")
-        value = root.text_content()
-    return " ".join(value.split())
 
 
 class TextConverter:
@@ -86,7 +45,7 @@ class TextConverter:
         data = {"value": self.html(text.value) if text.format == "html" else text.value, "format": text.format}
         if text.lang:
             data["lang"] = text.lang
-            data["dir"] = text_direction(text.lang)
+            data["dir"] = direction(text.lang)
         return data
 
     def html(self, value: str) -> str:

@@ -22,6 +22,7 @@ from . import player
 from ...diagnostics import Diagnostic, Severity, SourceSpan
 from ...model import FillBlanks, Quiz
 from ...package import MANIFEST, Package, WriteOptions
+from ...text import shorten, words
 from ...xml import NS, element, number, serialize, sub
 
 VERSIONS = ("1.2", "2004")
@@ -49,7 +50,7 @@ def _title(quiz: Quiz, version: str, warnings: list) -> str:
         "shorten the title, or build SCORM 2004 which has no such limit",
         Severity.WARNING,
     ))
-    return quiz.title[: TITLE_LIMIT_12 - 1].rstrip() + "…"
+    return shorten(quiz.title, TITLE_LIMIT_12)
 
 
 def _pass_mark(quiz: Quiz, warnings: list) -> float | None:
@@ -145,7 +146,7 @@ def _lom(parent, quiz: Quiz) -> None:
     if quiz.lang:
         sub(general, "lom:language", text=quiz.lang)
     if quiz.description:
-        sub(sub(general, "lom:description"), "lom:string", {"language": quiz.lang}, player.plain(quiz.description))
+        sub(sub(general, "lom:description"), "lom:string", {"language": quiz.lang}, words(quiz.description))
     for tag in quiz.tags:
         sub(sub(general, "lom:keyword"), "lom:string", {"language": quiz.lang}, tag)
     sub(sub(lom, "lom:technical"), "lom:format", text="text/html")

@@ -22,6 +22,7 @@ from .. import names
 from ....diagnostics import Diagnostic, Severity, SourceSpan
 from ....model import Question, Quiz
 from ....package import MANIFEST, Package, WriteOptions
+from ....text import default_title
 from ....xml import NS, built_once, element, number, serialize, sub
 from . import kinds as kinds
 from . import typed as typed
@@ -85,7 +86,7 @@ def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[obje
     text = TextWriter(log, question, assets)
     context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, log)
     parts = _KINDS[question.kind](context)
-    title = question.title or names.default_title(question)
+    title = question.title or default_title(question.prompt, question.id)
     root = _item_root(question.lang or quiz.lang)
     root.set("identifier", names.item_identifier(quiz.id, question.id))
     root.set("title", title)

@@ -16,6 +16,7 @@ import re
 from html import escape
 
 from ....model import Asset, Question, Text, is_language_tag
+from ....text import html_words
 from ....xml import NS, sub
 
 _LENGTH = re.compile(r"[0-9]+%?\Z")
@@ -95,10 +96,8 @@ class TextWriter:
         if text.lang:
             parent.set(f"{{{NS['xml']}}}lang", text.lang)
         if text.format == "html":
-            from lxml import html
-
-            plain = html.fragment_fromstring(text.value, create_parent="div").text_content() if text.value else ""
-            if escape(plain, quote=False) != text.value:
+            plain = html_words(text.value)
+            if escape(plain, quote=False) != " ".join(text.value.split()):
                 self.log.warn(self.question, "W801", "HTML in a drop-down choice is left out, its text kept: "
                               "QTI 2.1 inline choices hold text only")
             parent.text = plain

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .. import names
 from ....model import Choice, Description, Essay, Matching, MultipleChoice, Ordering, Question, Text, TrueFalse
+from ....text import words
 from ....xml import number, sub
 from .body import TextWriter
 from .processing import condition, set_outcome, share, show, value, variable, x
@@ -188,7 +189,7 @@ def display_order(texts: list[Text], fixed: int | None = None) -> list[int]:
     says nothing about the answer (not every LMS shuffles), and reversed when sorting kept the
     key's order. Items from `fixed` on (matching distractors) keep their order among themselves,
     so a reader gets them back as the model has them."""
-    keys = [" ".join(names.plain_text(text).casefold().split()) for text in texts]
+    keys = [words(text).casefold() for text in texts]
     limit = len(texts) if fixed is None else fixed
     order = sorted(range(len(texts)), key=lambda n: (keys[n], n))
     if [n for n in order if n < limit] == list(range(limit)):

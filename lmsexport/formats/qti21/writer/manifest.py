@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import names
 from ....model import Asset, Question, Quiz
+from ....text import words
 from ....xml import NS, built_once, element, number, sub
 from .body import TextWriter
 from .processing import float_outcome, set_outcome, value, variable, x
@@ -100,7 +101,7 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
         sub(general, "imsmd:language", text=quiz.lang)
     if quiz.description:
         text = quiz.description
-        _langstring(sub(general, "imsmd:description"), names.plain_text(text), text.lang or quiz.lang)
+        _langstring(sub(general, "imsmd:description"), words(text), text.lang or quiz.lang)
     _keywords(general, quiz.tags, quiz.lang)
     sub(root, "imscp:organizations")
     resources = sub(root, "imscp:resources")

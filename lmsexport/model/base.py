@@ -240,6 +240,14 @@ class Quiz:
     def total_points(self) -> float:
         return sum(question.points for question in self.questions)
 
+    def where(self, question: Question | None = None) -> SourceSpan:
+        """Where a message about `question`, or about the quiz as a whole, points: the
+        question's position, else the file the quiz's questions were read from (the model
+        keeps no position of the quiz itself), else the quiz id."""
+        if question is not None and question.source is not None:
+            return question.source
+        return next((SourceSpan(q.source.source) for q in self.questions if q.source is not None), SourceSpan(self.id))
+
     def as_dict(self) -> dict:
         """The JSON-ready form; `from_dict(as_dict())` gives an equal quiz."""
         from .data import quiz_to_data

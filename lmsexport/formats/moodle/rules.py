@@ -4,15 +4,15 @@ Moodle publishes no schema for its question XML (https://docs.moodle.org/en/Mood
 its importer is the specification: moodle/moodle `question/format/xml/format.php` (`qformat_xml`)
 with `question/format.php` (`qformat_default::importprocess`). `schemas/moodle/moodle-xml.xsd`
 checks the shape of a file; this module holds what XSD 1.0 cannot say, shared by
-`writers/moodle.py`, `readers/moodle.py` and `lmsexport validate`:
+the writer, the reader and `lmsexport validate`:
 
 * the grade list and Moodle's tolerances;
 * names, tags and category paths as Moodle stores them;
 * how lmsexport marks the language of an HTML field, and the feedback it appends to an
   answer's own (`join_feedback`), so that the reader can undo both exactly;
 * where an image goes in Moodle's file areas (`file_place`);
-* `QuestionRules`: the importer's checks on each question, which `moodlevalidation` runs
-  after the schema.
+* `QuestionRules`: the importer's checks on each question, which validation runs after the
+  schema.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import functools
 import json
 from importlib import resources
 
-from ...diagnostics import Diagnostic
+from ...diagnostics import Log
 from ...model import Quiz
 from .player_kinds import DESCRIPTION_LIMIT, compact, interaction_id, question_data
 from ...text import direction
@@ -62,12 +62,12 @@ def pending_grading(quiz: Quiz) -> bool:
     return any(not question.scored and question.kind != "description" for question in quiz.questions)
 
 
-def player_data(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict:
-    """Everything the page's script needs, as JSON-ready data.
+def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
+    """Everything the page's script needs, as JSON-ready data; what it cannot carry goes to `log`.
 
     With an essay in the quiz the pass mark is left out: the player cannot mark the
     essay, so it never decides pass or fail (the writer warns, W603)."""
-    texts = TextConverter(quiz, [] if warnings is None else warnings)
+    texts = TextConverter(quiz, Log() if log is None else log)
     pending = pending_grading(quiz)
     return compact({
         "lang": quiz.lang or "en",
@@ -107,9 +107,9 @@ def static_file(name: str) -> bytes:
     return (resources.files("lmsexport.formats.scorm") / "templates" / "static" / name).read_bytes()
 
 
-def render(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict[str, bytes]:
+def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, bytes]:
     """The player's files for one quiz: the launch page, the static files it loads, the quiz's media."""
-    data = player_data(quiz, version, warnings)
+    data = player_data(quiz, version, log)
     runtime = RUNTIMES[version]
     page = _environment().get_template("index.html.jinja").render(
         data=data,

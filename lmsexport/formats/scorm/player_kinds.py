@@ -129,6 +129,6 @@ _KINDS = {
 
 def question_data(quiz: Quiz, question: Question, version: str, texts: TextConverter) -> dict:
     """Everything the player needs to show, score and record one question."""
-    texts.where = question.source or texts.where
+    texts.where = quiz.where(question)
     kind = _KINDS[question.kind]
     return compact({**_common(quiz, question, version, texts), **kind(question, texts)})

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from urllib.parse import quote
 
-from ...diagnostics import Diagnostic, Severity, SourceSpan
+from ...diagnostics import Log
 from ...model import Asset, Quiz, Text
 from ...text import direction
 
@@ -28,16 +28,14 @@ def media_path(asset: Asset) -> str:
 
 
 class TextConverter:
-    """Turns model Texts into the player's `{value, format, lang, dir}`, collecting warnings.
+    """Turns model Texts into the player's `{value, format, lang, dir}`, warning in `log`.
 
     `where` is the span that warnings point to; the caller sets it per question."""
 
-    def __init__(self, quiz: Quiz, warnings: list[Diagnostic]):
+    def __init__(self, quiz: Quiz, log: Log):
         self.sources = {asset.path: quote(media_path(asset), safe="/") for asset in quiz.assets}
-        self.warnings = warnings
-        spans = [question.source for question in quiz.questions if question.source]
-        self.where = SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
-        self._reported: set[tuple] = set()
+        self.log = log
+        self.where = quiz.where()
 
     def __call__(self, text: Text | None) -> dict | None:
         if text is None:
@@ -80,8 +78,4 @@ class TextConverter:
                        "the player shows its alt text", "add the file beside the quiz, or link an http(s) image")
 
     def _warn(self, code: str, message: str, hint: str) -> None:
-        key = (code, message, self.where)
-        if key in self._reported:
-            return
-        self._reported.add(key)
-        self.warnings.append(Diagnostic(code, message, self.where, hint, Severity.WARNING))
+        self.log.warn(code, message, self.where, hint)

@@ -1,10 +1,10 @@
 """The QTI 2.1 interaction, response declaration and scoring of each question kind (part 1).
 
 QTI 2.1 info model: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
-Part of the QTI writer (writers/qti21.py, which adds the outcomes, the stem and the
+Part of the QTI writer (writer/__init__.py, which adds the outcomes, the stem and the
 feedback around what these return). Choice, true/false, essay, matching, ordering and
 text blocks here; typed answers (short answer, numeric, fill in the blanks) in
-qti21_typed.py. docs/formats/qti21.md has the table of kinds and how each scores.
+typed.py. docs/formats/qti21.md has the table of kinds and how each scores.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Context:
     shuffle: bool
     lang: str | None
     text: TextWriter
-    log: object
+    """Writes its texts and numbers, and its warnings."""
 
 
 @dataclass
@@ -73,9 +73,9 @@ def write_multiple_choice(context: Context) -> Parts:
     question: MultipleChoice = context.question
     if question.multiple_response and len(question.correct_choices) == 1:
         # Canvas picks the type from the number of correct options (choice_interaction.rb set_question_type).
-        context.log.warn(question, "W803", f"question {question.id} has checkboxes but one correct option: Canvas "
-                         "imports it as a multiple-choice (radio button) question", "mark a second option correct, "
-                         "or change its type in Canvas after the import; QTI engines keep the checkboxes")
+        context.text.warn("W803", f"question {question.id} has checkboxes but one correct option: Canvas "
+                          "imports it as a multiple-choice (radio button) question", "mark a second option correct, "
+                          "or change its type in Canvas after the import; QTI engines keep the checkboxes")
     return _choices(context, question.choices, question.multiple_response)
 
 

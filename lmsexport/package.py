@@ -37,6 +37,21 @@ class Flavour:
 
 
 @dataclass(frozen=True)
+class Limit:
+    """How long a text may be in a format's target before it is cut or lost, declared once by
+    the format (`LIMITS` in its `limits.py`): its writer warns when it cuts, and lint warns
+    about it for quizzes not (yet) built for that format (lmsexport/rules/limits.py)."""
+
+    field: str
+    """What is measured: `quiz_title`, `question_title` or `tag` (characters), or `options`
+    (the options of a choice question)."""
+    size: int
+    """The most the target keeps."""
+    reason: str
+    """Who keeps no more, for messages: `Moodle cuts tags at 50`."""
+
+
+@dataclass(frozen=True)
 class WriteOptions:
     """How to write: the flavour of a format that has several (SCORM `1.2` / `2004`)."""
 

@@ -11,7 +11,10 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
 Its reader is `<name>/reader` (`read(data, *, source, ...) -> Quiz`), its writer `<name>/writer`
-(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`.
+(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`. A format
+whose target cuts or loses text beyond some length declares it once, as `LIMITS` (a tuple of
+`package.Limit`) in `<name>/limits`: its writer warns with those numbers, and lint asks
+`limits(name)` for them (lmsexport/rules/limits.py).
 Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
 `Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
 them only through the functions here.
@@ -20,10 +23,11 @@ them only through the functions here.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-from ..package import Flavour, WriteOptions
+from ..package import Flavour, Limit, WriteOptions
 
 FORMATS = ("qti21", "moodle", "scorm", "json", "text")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
@@ -76,6 +80,13 @@ def writer(name: str) -> tuple[ModuleType, WriteOptions]:
         raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(known)}")
     format_name, flavour = known[name]
     return importlib.import_module(f"{__name__}.{format_name}.writer"), WriteOptions(flavour=flavour.flavour)
+
+
+def limits(name: str) -> tuple[Limit, ...]:
+    """What the target of the format `name` keeps at most: its `limits` module's `LIMITS`, else none."""
+    declaration(name)
+    module = f"{__name__}.{name}.limits"
+    return importlib.import_module(module).LIMITS if importlib.util.find_spec(module) else ()
 
 
 def expand_formats(names: list[str]) -> list[str]:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 from . import cloze as moodlecloze
+from .limits import IDNUMBER_LIMIT, TAG_LIMIT
 from ...diagnostics import Diagnostic, SourceSpan
 from ...model import Text, is_language_tag
 from ...text import default_title, direction
@@ -36,13 +37,6 @@ GRADES = (*POSITIVE_GRADES, 0, *(-grade for grade in POSITIVE_GRADES))
 GRADED_TYPES = frozenset({"multichoice", "shortanswer", "numerical", "calculated", "calculatedsimple",
                           "calculatedmulti"})
 """Types whose importer sets `$question->fraction`, which importprocess() matches against GRADES."""
-
-NAME_LIMIT = 255
-"""question.name and question_categories.name are varchar(255) (clean_question_name shortens)."""
-IDNUMBER_LIMIT = 100
-"""question_bank_entries.idnumber and question_categories.idnumber are varchar(100)."""
-TAG_LIMIT = 50
-"""TAG_MAX_LENGTH in tag/lib.php: clean_param(PARAM_TAG) cuts longer tags."""
 
 _TAG_START = re.compile(r"<(?!\s)")
 _TAG_NASTIES = re.compile(r"[\x00-\x1f\x7f<>`]")

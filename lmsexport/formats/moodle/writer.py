@@ -27,7 +27,8 @@ from lxml import etree
 
 from ...diagnostics import Log
 from ...model import Asset, Question, Quiz, Text
-from .rules import IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name
+from .limits import IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
+from .rules import category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
 from ...text import shorten
 from ...xml import element, number, sub
@@ -208,7 +209,7 @@ class QuestionOut:
         for tag in tags:
             stored = moodle_tag(tag)
             if stored != tag:
-                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
+                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold {TAG_LIMIT} characters, "
                           "without < > or `)")
             sub(sub(parent, "tag"), "text", text=tag)
 

@@ -19,7 +19,8 @@ from importlib import resources
 
 from ...diagnostics import Log
 from ...model import Quiz
-from .player_kinds import DESCRIPTION_LIMIT, compact, interaction_id, question_data
+from .limits import DESCRIPTION_LIMIT
+from .player_kinds import compact, interaction_id, question_data
 from ...text import direction
 from .player_text import TextConverter, media_path
 

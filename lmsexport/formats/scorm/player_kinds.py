@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from ...model import Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text, TrueFalse
 from ...text import direction, shorten, words
+from .limits import DESCRIPTION_LIMIT
 from .player_text import TextConverter
 
-DESCRIPTION_LIMIT = 250
-"""SCORM 2004 `cmi.interactions.n.description`: a localized_string_type, SPM 250 characters (RTE 4.2.9)."""
 
 
 def compact(data: dict) -> dict:

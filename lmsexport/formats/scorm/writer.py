@@ -12,34 +12,49 @@ measure with `minNormalizedMeasure` (2004, a fraction), unless an essay leaves
 pass or fail to a person (W603). Specifications: https://adlnet.gov/projects/scorm/
 (SCORM 1.2; SCORM 2004 4th Edition CAM for packaging and sequencing; RTE section
 4.2 for what the player records). What the package cannot carry is a warning:
-W601 (1.2 title length), W603 (pass mark with an essay), W604 (2004 fill-in
-with more than 10 blanks), W605 and W606 (math and images, player_text.py).
+W601 and W608 (title length), W603 (pass mark with an essay), W604 (2004 fill-in
+with more than 10 blanks), W605 and W606 (math and images, player_text.py), W607 (1.2
+attempts), W609 (more than 36 options); the numbers are SCORM's (limits.py).
 """
 
 from __future__ import annotations
 
 from . import player
+from .limits import GAP_LIMIT, OPTIONS_LIMIT, TITLE_LIMIT
 from ...diagnostics import Log
-from ...model import FillBlanks, Quiz
+from ...model import FillBlanks, MultipleChoice, Quiz
 from ...package import MANIFEST, Package, WriteOptions
 from ...text import shorten, words
 from ...xml import NS, element, number, serialize, sub
 
 VERSIONS = ("1.2", "2004")
 EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}
-TITLE_LIMIT_12 = 200
-"""SCORM 1.2's imscp_rootv1p1p2.xsd: titleType has maxLength 200."""
-GAP_LIMIT = 10
-"""SCORM 2004: a fill-in learner_response is a bag of at most 10 strings (RTE 4.2.9.2, SPM)."""
 
 
 def _title(quiz: Quiz, version: str, log: Log) -> str:
-    if version != "1.2" or len(quiz.title) <= TITLE_LIMIT_12:
+    """The manifest's title: SCORM 1.2's schema cuts it at 200 characters; SCORM 2004's keeps it
+    whole, though an LMS need keep only 200 (the SPM)."""
+    if len(quiz.title) <= TITLE_LIMIT:
         return quiz.title
-    log.warn("W601", f"the title is {len(quiz.title)} characters long; SCORM 1.2 manifests allow {TITLE_LIMIT_12}, "
+    if version == "2004":
+        log.warn("W608", f"the title is {len(quiz.title)} characters long; a SCORM 2004 LMS need keep only "
+                 f"{TITLE_LIMIT}, so it may show the title cut (the player shows it in full)", quiz.where(),
+                 f"shorten the title to {TITLE_LIMIT} characters or fewer, and move the rest to the description")
+        return quiz.title
+    log.warn("W601", f"the title is {len(quiz.title)} characters long; SCORM 1.2 manifests allow {TITLE_LIMIT}, "
              "so the manifest carries a shortened title (the player shows it in full)", quiz.where(),
-             "shorten the title, or build SCORM 2004 which has no such limit")
-    return shorten(quiz.title, TITLE_LIMIT_12)
+             "shorten the title, or build SCORM 2004, whose manifests carry it whole")
+    return shorten(quiz.title, TITLE_LIMIT)
+
+
+def _options_limit(quiz: Quiz, log: Log) -> None:
+    """What an LMS records of a choice: 36 options (SCORM 1.2 CMIFeedback, SCORM 2004 SPM)."""
+    for question in quiz.questions:
+        if isinstance(question, MultipleChoice) and len(question.choices) > OPTIONS_LIMIT:
+            log.warn("W609", f"{question.id} has {len(question.choices)} options; SCORM 1.2 can record only "
+                     f"{OPTIONS_LIMIT} (one character each, 0-9 and a-z) and a SCORM 2004 LMS need record no more, "
+                     "so the LMS may refuse the answer given (the player still scores it)", quiz.where(question),
+                     f"split it into questions of {OPTIONS_LIMIT} options or fewer")
 
 
 def _pass_mark(quiz: Quiz, log: Log) -> float | None:
@@ -185,6 +200,7 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
         raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(VERSIONS)}")
     log = Log()
     pass_mark = _pass_mark(quiz, log)
+    _options_limit(quiz, log)
     if version == "2004":
         _gap_limit(quiz, log)
     elif quiz.settings.attempts:

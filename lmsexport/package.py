@@ -34,6 +34,9 @@ class Flavour:
     """What the writer receives as `WriteOptions.flavour`."""
     in_all: bool = True
     """Whether `--format all` builds it (every LMS format; not the JSON model)."""
+    bank: bool = False
+    """Whether its writer also puts many quizzes into one file, `build --bank NAME`: it then has
+    `write_bank(quizzes, name, options) -> Package` beside `write()` (Moodle's question bank)."""
 
 
 @dataclass(frozen=True)

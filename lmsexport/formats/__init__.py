@@ -6,7 +6,8 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
 - `NAME`: the folder's name, used by `--from` and `lmsexport.read(..., format=NAME)`;
 - `DESCRIPTION`: one line for `lmsexport formats`;
 - `EXTENSIONS`: the file suffixes its reader takes (`()` when it has no reader);
-- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none);
+- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none); a
+  flavour with `bank=True` also writes many quizzes into one file (`write_bank`, `--bank`);
 - `sniff(data: bytes) -> float`: how sure (0..1) it is that `data` is one of its files, for
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
@@ -26,8 +27,9 @@ import importlib
 import importlib.util
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
-from ..package import Flavour, Limit, WriteOptions
+from ..package import Flavour, Limit, Package, WriteOptions
 
 FORMATS = ("qti21", "moodle", "scorm", "json", "text")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
@@ -80,6 +82,20 @@ def writer(name: str) -> tuple[ModuleType, WriteOptions]:
         raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(known)}")
     format_name, flavour = known[name]
     return importlib.import_module(f"{__name__}.{format_name}.writer"), WriteOptions(flavour=flavour.flavour)
+
+
+def banks() -> list[str]:
+    """The `--format` names whose writers put many quizzes into one file (`build --bank`)."""
+    return [name for name, (_, flavour) in flavours().items() if flavour.bank]
+
+
+def bank_writer(name: str) -> tuple[Callable[..., Package], WriteOptions]:
+    """`write_bank(quizzes, name, options) -> Package` for a `--format` name, and its options."""
+    if name not in banks():
+        raise UnknownFormat(f"--format {name} writes one file per quiz, not a bank of many; "
+                            f"a bank is written by {', '.join(banks())}")
+    module, options = writer(name)
+    return module.write_bank, options
 
 
 def limits(name: str) -> tuple[Limit, ...]:

@@ -71,7 +71,7 @@ def _shown(root, dropped: frozenset[str]) -> Iterator[str]:
                 hidden += 1
             else:
                 yield " " if node.tag in _BLOCKS else ""
-                yield f" {node.get('alt', '')} " if node.tag == "img" else ""
+                yield f" {node.get('alt')} " if node.tag == "img" and node.get("alt") else ""
                 yield node.text or ""
             continue
         if hidden:

@@ -71,6 +71,7 @@ def test_visible_words_drop_markup_keep_alt_texts_and_separate_blocks():
     assert text.html_words("<b>wo</b>rd<br>next<img src='a.png' alt='a map'>&amp; <!-- note -->end") == \
         "word next a map & end"
     assert text.html_words("<p>a</p><script>x()</script><p>b</p>") == "a b"
+    assert text.html_words('bold<img src="x">link') == "boldlink"  # an image without alt shows no words
     assert text.html_words("use <code>%s</code> here", code=False) == "use here"
     assert text.html_words("&#1;e&#769;") == "é"  # no character XML cannot hold; NFC
 

@@ -12,13 +12,14 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
 Its reader is `<name>/reader` (`read(data, *, source, ...) -> Quiz`), its writer `<name>/writer`
-(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`. A format
-whose target cuts or loses text beyond some length declares it once, as `LIMITS` (a tuple of
-`package.Limit`) in `<name>/limits`: its writer warns with those numbers, and lint asks
-`limits(name)` for them (lmsexport/rules/limits.py).
+(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`.
 Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
 `Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
 them only through the functions here.
+
+Limits: a format whose target cuts or loses text beyond some length declares it once, as
+`LIMITS` (a tuple of `package.Limit`) in `<name>/limits.py`; its writer warns with those
+numbers, and lint asks `limits(name)` for them (lmsexport/rules/limits.py).
 """
 
 from __future__ import annotations

@@ -67,15 +67,17 @@ def validate(package: Package | str | Path) -> list[Diagnostic]:
 
     if isinstance(package, Package):
         return validate_files(package.files, source="<package>")
+    from .batch.files import SOURCE_LIMIT, read_regular
+
     path = Path(package)
-    return validate_bytes(path.read_bytes(), source=path.as_posix())
+    return validate_bytes(read_regular(path, SOURCE_LIMIT), source=path.as_posix())
 
 
 def build(paths, formats, out_dir, **options):
     """Build every source under `paths` into `out_dir`: one result per source.
 
     `options` are those of `lmsexport.batch.pipeline.BuildSettings` (jobs, force, fail_fast,
-    bank, lint, lint_ignore, strict, defaults)."""
-    from .batch.pipeline import build as run_build
+    bank, lint, lint_ignore, strict, defaults, source_format)."""
+    from .batch.builds import build as run_build
 
     return run_build([Path(p) for p in paths], list(formats), Path(out_dir), **options)

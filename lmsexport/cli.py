@@ -165,7 +165,7 @@ def _echo_result(result, verbose: bool) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-f", "--format", "formats", multiple=True, metavar="FORMAT", callback=_format_names,
-              help="qti, moodle, scorm12, scorm2004, json, or all; repeat or use a comma list. "
+              help="Output format (lmsexport formats lists them), or all; repeat or use a comma list. "
                    "Default: `formats` in lmsexport.toml.")
 @click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path),
               help="Folder the packages are written to.  [default: `out` in lmsexport.toml, else dist]")
@@ -184,17 +184,18 @@ def _echo_result(result, verbose: bool) -> None:
 @click.option("--bank", metavar="NAME",
               help="With --format moodle: one question bank OUT/NAME.moodle.xml holding every quiz, a category each.")
 @click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
-              help="Read every source as this format (text, json, moodle, qti21) instead of by its suffix "
-                   "and content.")
+              help="Read every source as this format (lmsexport formats lists them) instead of by its "
+                   "suffix and content.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 @click.option("-v", "--verbose", is_flag=True, help="One line per source even on a terminal, with its timing.")
 def build(paths, formats, out, jobs, force, fail_fast, report, config_path, strict, ignore, no_lint, bank,
           source_format, quiet, verbose) -> None:
     """Build packages from quiz files and folders of them.
 
-    Folders are searched for sources (.txt, .quiz, .json, .xml, .zip), never the output
-    folder nor another build's; a file's content decides its format where a suffix is
-    shared (a .xml is Moodle XML or a QTI item), unless --from names it. Each quiz becomes
+    Folders are searched for sources (the suffixes lmsexport formats lists), never the
+    output folder nor another build's; a file's content decides its format where a suffix
+    is shared (a .xml is Moodle XML or a QTI item, a .txt lmsexport text or GIFT), unless
+    --from names it. Each quiz becomes
     OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
     A source with errors is reported with file, line and a hint, and nothing is
     written for it; the other sources are still built (exit status 1). Sources
@@ -205,7 +206,8 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     import os
 
     from .model import is_identifier
-    from .batch.pipeline import Build, BuildSettings, OutputInvalid, find_sources
+    from .batch.builds import builder
+    from .batch.pipeline import BuildSettings, OutputInvalid, find_sources
     from .batch.report import summary, to_json
 
     settings_file = _load_config(config_path)
@@ -240,7 +242,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     started = time.perf_counter()
     progress = _Progress(len(sources), quiet, verbose)
     try:
-        results = Build(settings).run(list(paths), on_made=progress)
+        results = builder(settings).run(list(paths), on_made=progress)
     except OutputInvalid as exc:
         progress.close()
         _echo_diagnostics(exc.diagnostics)
@@ -260,6 +262,10 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
     if not quiet:
         click.echo(summary(results, seconds), err=True)
+    if any(result.output_invalid for result in results):
+        click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it",
+                   err=True)
+        sys.exit(EXIT_INVALID_OUTPUT)
     if any(result.failed for result in results):
         sys.exit(1)
 
@@ -358,7 +364,7 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         raise click.UsageError(str(exc)) from None
     diagnostics += check(quizzes, ignore=ignore, sources=names)
     order = {path.as_posix(): position for position, path in enumerate(sources)}
-    diagnostics.sort(key=lambda d: order.get(d.span.source, len(order)))
+    diagnostics.sort(key=lambda d: order.get(d.span.file, len(order)))
     report = RENDERERS[format_](diagnostics)
     if output is None:
         click.echo(report, nl=False)

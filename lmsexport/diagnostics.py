@@ -26,6 +26,12 @@ class SourceSpan:
     column: int = 0
     length: int = 1
 
+    @property
+    def file(self) -> str:
+        """The file on disk the span is in: `source` up to a `!member` inside an archive
+        (`bank.zip!items/q3.xml` is in `bank.zip`)."""
+        return self.source.partition("!")[0]
+
     def __str__(self) -> str:
         if not self.line:
             return self.source

@@ -50,6 +50,23 @@ def _markdown():
     return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
 
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f<>\"{}|\\^`]")
+
+
+def _url(element: str, attribute: str, value: str) -> str | None:
+    """A link or image address only if it is a URI reference (RFC 3986) every format accepts:
+    nh3 lets `java%0ascript:x` through as a relative path, which no XSD's anyURI takes."""
+    if attribute not in ("href", "src"):
+        return value
+    if _NOT_IN_URL.search(value):
+        return None
+    if _SCHEME.match(value):
+        return value  # nh3 has kept only the allowed schemes
+    first_segment = re.split(r"[/?#]", value, maxsplit=1)[0]
+    return None if ":" in first_segment else value
+
+
 def sanitize(fragment: str) -> str:
     """`fragment` reduced to the allowed tags and attributes (links: http, https, mailto only)."""
     import nh3
@@ -58,6 +75,7 @@ def sanitize(fragment: str) -> str:
         fragment,
         tags=TAGS,
         attributes=ATTRIBUTES,
+        attribute_filter=_url,
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer",
         strip_comments=True,

@@ -27,6 +27,13 @@ _ARITY = {"mfrac": 2, "mroot": 2, "msub": 2, "msup": 2, "munder": 2, "mover": 2,
 fewer for broken TeX such as `\\frac{a}`, which no renderer can draw."""
 _MATHML3_ONLY = {"mpadded": ("voffset",)}
 """Attributes MathML 3 added that latex2mathml writes (MathML 2, 3.3.6 has no voffset): left out."""
+_PRESENTATION = frozenset({
+    "math", "mi", "mn", "mo", "mtext", "mspace", "ms", "mglyph", "mrow", "mfrac", "msqrt", "mroot", "mstyle",
+    "merror", "mpadded", "mphantom", "mfenced", "menclose", "msub", "msup", "msubsup", "munder", "mover",
+    "munderover", "mmultiscripts", "mprescripts", "none", "mtable", "mlabeledtr", "mtr", "mtd", "maligngroup",
+    "malignmark", "maction", "semantics", "annotation", "annotation-xml",
+})
+"""MathML 2's presentation elements (MathML 2, chapter 3), all latex2mathml should write."""
 _NOT_MATH = frozenset({"code", "pre", "kbd", "samp", "script", "style", "math"})
 """Elements whose text is never math: `\\(` in code is code (and math is not converted twice)."""
 
@@ -88,6 +95,11 @@ def _local(node) -> str:
 
 def _check(root, tex: str) -> None:
     for node in root.iter():
+        if not isinstance(node.tag, str) or _local(node) not in _PRESENTATION:
+            # latex2mathml copies `\text{<b>x</b>}` into its output unescaped
+            raise MathError("the TeX holds markup (<...>) that is not math; write it outside the formula", tex)
+        if "href" in node.attrib:
+            raise MathError("\\href links are not possible inside math (MathML 2 has no links)", tex)
         name = _local(node)
         if name in _ARITY and len(node) != _ARITY[name]:
             raise MathError(f"<{name}> needs {_ARITY[name]} parts, the TeX gives it {len(node)}", tex)

@@ -77,11 +77,27 @@ def _bad_utf8(data: bytes, source: str) -> list[Diagnostic]:
     return problems
 
 
+def _utf16(data: bytes, source: str) -> str:
+    """A UTF-16 text (it has a BOM), or a located E101 where it stops being UTF-16: a lone
+    surrogate, or an odd number of bytes (a file cut short)."""
+    try:
+        return data.decode("utf-16")
+    except UnicodeDecodeError as exc:
+        good = data[:exc.start - exc.start % 2].decode("utf-16", "replace")
+        line = good.count("\n") + 1
+        column = len(good) - good.rfind("\n")
+        problem = "the file ends in half a character" if exc.reason == "truncated data" else (
+            f"bytes {exc.object[exc.start:exc.end].hex(' ')} at byte offset {exc.start} are not UTF-16")
+        raise SourceError([_error(
+            "E101", f"{problem} (the file starts as UTF-16)", SourceSpan(source, line, column),
+            "the file is damaged or was cut short; re-save it from its editor as UTF-8")]) from None
+
+
 def decode(data: str | bytes, source: str) -> str:
     """Text of a source: BOM dropped, line ends as LF, NFC; raises SourceError."""
     if isinstance(data, bytes):
         if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            data = data.decode("utf-16")
+            data = _utf16(data, source)
         else:
             _check_binary(data, source)
             problems = _bad_utf8(data, source)

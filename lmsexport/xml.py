@@ -178,6 +178,18 @@ def html_parser():
 _parsers = threading.local()
 
 
+def entity_reference(root) -> tuple[str, int] | None:
+    """The name of the first entity reference (`&name;`) left in a tree `parser()` built, and its line.
+
+    The parser never expands entities (they are how XML bombs and file-reading attacks work),
+    so a document that uses them would lose that text, and the schema validator fails on the
+    nodes they leave. Only a document with a DOCTYPE can hold them, so others cost nothing."""
+    if not root.getroottree().docinfo.doctype:
+        return None
+    found = next(root.iter(etree.Entity), None)
+    return None if found is None else (found.name, found.sourceline or 0)
+
+
 def number(value: float) -> str:
     """One number format for every output: `1`, `2.5`, `33.33333` (no `1.0`, no exponent)."""
     text = f"{value:.7f}".rstrip("0").rstrip(".")

@@ -137,3 +137,57 @@ def test_python_api_build_takes_the_build_options(tmp_path):
     assert [r.failed for r in results] == [False] * 3
     assert [p.name for p in tmp_path.glob("*.xml")] == ["course.moodle.xml"]
     assert all(not r.diagnostics for r in results)
+
+
+def test_a_qti_package_and_an_item_file_build_to_every_format(tmp_path):
+    packages = tmp_path / "packages"
+    assert _build(str(ROOT / "examples" / "features.txt"), "-f", "qti", "-o", str(packages)).exit_code == 0
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "features.qti.zip").write_bytes((packages / "features.qti.zip").read_bytes())
+    (sources / "choice.xml").write_bytes((ROOT / "tests" / "golden" / "readers" / "qti21" / "choice.xml").read_bytes())
+    result = _build(str(sources), "-f", "all", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    built = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("[!.]*.*"))
+    assert built == sorted(f"{folder}/{quiz}{suffix}" for quiz in ("choice", "features") for folder, suffix in (
+        ("qti", ".qti.zip"), ("moodle", ".moodle.xml"), ("scorm12", ".scorm12.zip"), ("scorm2004", ".scorm2004.zip")))
+    assert lmsexport.read(tmp_path / "out" / "qti" / "features.qti.zip") == lmsexport.read(packages / "features.qti.zip")
+
+
+def test_from_reads_a_source_as_the_format_it_names(tmp_path):
+    moodle = tmp_path / "bank.txt"
+    moodle.write_bytes((ROOT / "tests" / "golden" / "readers" / "moodle" / "match-testquestion.moodle.xml").read_bytes())
+    assert _build(str(moodle), "-f", "json", "-o", str(tmp_path / "guessed")).exit_code == 1  # read as a text quiz
+    result = _build(str(moodle), "--from", "moodle", "-f", "json", "-o", str(tmp_path / "named"))
+    assert result.exit_code == 0, result.output
+    assert lmsexport.read(tmp_path / "named" / f"{lmsexport.read(moodle, format='moodle').id}.json").questions
+
+
+def test_a_second_build_of_a_folder_does_not_read_its_own_output(tmp_path):
+    source = tmp_path / "course"
+    source.mkdir()
+    (source / "quiz.txt").write_bytes((ROOT / "examples" / "features.txt").read_bytes())
+    for _ in range(2):
+        result = _build(str(source), "-f", "all", "-o", str(source / "dist"))
+        assert result.exit_code == 0, result.output
+    assert "dist" not in result.output.replace(f"{source.as_posix()}/dist/", "")
+
+
+def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(tmp_path, monkeypatch):
+    """A writer bug (simulated: validation finds fault with one quiz's package) fails that source
+    alone, with its findings; it is reported as a bug, whatever --jobs is (the result crosses from
+    a worker as data, not as an exception)."""
+    from lmsexport.batch import pipeline
+    from lmsexport.schemas import finding
+
+    real = pipeline.validate_files
+
+    def picky(files, *, source):
+        return [finding("V103", source, "simulated schema error", 1)] if "fsdp-yo" in source else real(files, source=source)
+
+    monkeypatch.setattr(pipeline, "validate_files", picky)
+    result = _build(str(ROOT / "quizzes"), "-f", "qti", "-o", str(tmp_path), "-j", "1")
+    assert result.exit_code == 3, result.output
+    assert "fsdp-yo.qti.zip:1: error: simulated schema error [V103]" in result.stderr
+    assert "fails its own schema; this is a bug" in result.stderr
+    assert sorted(p.name for p in tmp_path.glob("*.zip")) == ["data-parallel-vi.qti.zip", "zero-id.qti.zip"]

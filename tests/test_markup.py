@@ -125,3 +125,20 @@ def test_the_all_kinds_example_carries_its_images_and_math():
         "ordering", "fill_blanks",
     }
     assert "\\frac{T_1}{T_N}" in quiz.questions[11].prompt.value
+
+
+@pytest.mark.parametrize("text, warning", [
+    ("$\\href{http://e.com}{x}$", "\\href links are not possible inside math"),
+    ("$\\text{<b>x</b>}$", "the TeX holds markup"),
+    ("[x](java%0ascript:x)", None),
+])
+def test_hostile_markdown_builds_valid_packages_in_every_format(tmp_path, text, warning):
+    """Math latex2mathml would write as invalid MathML stays TeX with a warning; a link that is no
+    URI reference loses its address (these ended in exit 3: our own output failing its schema)."""
+    source = tmp_path / "q.txt"
+    source.write_text(f"---\nmarkup: markdown\n---\nT\n\n1. Q {text}?\n   *• a\n   • b\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", str(source), "-f", "all", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert (warning is None) == ("warning: the formula" not in result.stderr)
+    if warning:
+        assert warning in result.stderr

@@ -9,7 +9,7 @@ import lmsexport
 from lmsexport import formats as registry
 from conftest import ROOT
 from lmsexport.cli import main
-from lmsexport.batch.pipeline import build
+from lmsexport import build
 
 QUIZZES = ROOT / "quizzes"
 GOOD = "Quiz {n}\n\n1. A?\n   *• x\n   • y\n"

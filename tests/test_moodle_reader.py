@@ -14,7 +14,10 @@ import casefile
 import lmsexport
 from conftest import ROOT
 from lmsexport import SourceError
-from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.model import (
+    Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer, Text, TrueFalse,
+)
 from lmsexport.formats.moodle import reader as reader
 from lmsexport.validation import validate_bytes
 from lmsexport.formats.moodle import writer as writer
@@ -316,11 +319,11 @@ def test_files_of_one_name_in_several_questions_are_told_apart():
     """Each Moodle question has its own file area: two image.png may differ; the same one is kept once."""
     link = "&lt;img src=&quot;@@PLUGINFILE@@/image.png&quot;&gt;"
     document = "<quiz>{}</quiz>".format("".join([
-        _with_file("image.png", link, b"one"), _with_file("image.png", link, b"two"),
-        _with_file("image.png", link, b"one"), _with_file("notes.pdf", "&lt;a href=&quot;@@PLUGINFILE@@/notes.pdf"
+        _with_file("image.png", link, b"\x89PNG one"), _with_file("image.png", link, b"\x89PNG two"),
+        _with_file("image.png", link, b"\x89PNG one"), _with_file("notes.pdf", "&lt;a href=&quot;@@PLUGINFILE@@/notes.pdf"
                                                           "&quot;&gt;notes&lt;/a&gt;", b"%PDF")]))
     quiz = reader.read(document, source="files.xml")
-    assert [(a.path, a.data) for a in quiz.assets] == [("image.png", b"one"), ("q2/image.png", b"two")]
+    assert [(a.path, a.data) for a in quiz.assets] == [("image.png", b"\x89PNG one"), ("q2/image.png", b"\x89PNG two")]
     assert [q.prompt.value for q in quiz.questions[:3]] == [
         '<img src="image.png">', '<img src="q2/image.png">', '<img src="image.png">']
     # The model's assets are images: any other file stays in its text, as a data: URI.
@@ -330,3 +333,26 @@ def test_files_of_one_name_in_several_questions_are_told_apart():
 def test_a_file_no_text_links_to_is_not_an_asset():
     quiz = reader.read(f"<quiz>{_with_file('unused.png', 'no image', b'x')}</quiz>", source="unused.xml")
     assert quiz.assets == () and quiz.questions[0].prompt == Text("no image")
+
+
+EVIL_FILE = r"""<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="essay">
+    <name><text>Evil</text></name>
+    <questiontext format="html">
+      <text><![CDATA[<p><img src="@@PLUGINFILE@@/..%5C..%5Cevil.png"> Look</p>]]></text>
+      <file name="..\..\evil.png" path="/" encoding="base64">iVBORw0KGgo=</file>
+    </questiontext>
+  </question>
+</quiz>
+"""
+
+
+def test_a_file_name_that_would_leave_the_package_is_refused_on_read_and_on_validate(tmp_path):
+    path = tmp_path / "evil.xml"
+    path.write_text(EVIL_FILE, encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        lmsexport.read(path)
+    assert [(d.code, d.span.line) for d in caught.value.diagnostics] == [("E609", 7)]
+    assert "the file name '..\\\\..\\\\evil.png' is unsafe" in caught.value.diagnostics[0].message
+    assert ("V314", 7) in [(d.code, d.span.line) for d in validate_bytes(path.read_bytes(), source="evil.xml")]

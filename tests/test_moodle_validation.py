@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 import casefile
-from lmsexport.formats.moodle import validate as moodlevalidation
+from lmsexport.formats.moodle import validation as moodlevalidation
 from lmsexport.validation import validate_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
@@ -56,11 +56,11 @@ _QUESTION = ('<question type="multichoice"><name><text>N</text></name><questiont
                                       f"<quiz>{_QUESTION}{_QUESTION}</quiz>".encode()])
 def test_question_by_question_finds_what_the_whole_tree_shows(document):
     """Each question validated in a <quiz> of its own: the findings of the whole file, line for line."""
-    streamed = moodlevalidation.validate_stream(document, source="case.xml")
+    streamed = moodlevalidation.stream(document, source="case.xml")
     if streamed is None:  # not a plain <quiz> of questions: the bare-<question> fixtures
         assert etree.fromstring(document).tag != "quiz"
         return
-    whole = moodlevalidation.validate(etree.fromstring(document), source="case.xml")
+    whole = moodlevalidation.check(etree.fromstring(document), b"", source="case.xml")
     assert [f.render() for f in streamed] == [f.render() for f in whole]
 
 
@@ -76,5 +76,5 @@ def test_question_by_question_finds_what_the_whole_tree_shows(document):
 ], ids=["attribute", "text-first", "text-after", "other-element", "empty", "doctype", "broken", "bare-question"])
 def test_anything_but_questions_in_a_bare_quiz_is_validated_whole(document):
     """The parser and the schema word what is wrong outside the questions; the stream does not guess."""
-    assert moodlevalidation.validate_stream(document.encode(), source="case.xml") is None
+    assert moodlevalidation.stream(document.encode(), source="case.xml") is None
     assert validate_bytes(document.encode(), source="case.xml")

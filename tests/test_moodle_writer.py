@@ -11,7 +11,10 @@ from lxml import etree
 import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.formats.moodle import cloze as moodlecloze
-from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.model import (
+    Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Question, Quiz, Settings, ShortAnswer, Text, TrueFalse,
+)
 from lmsexport.formats.moodle.rules import GRADES, adds_up, grade
 from lmsexport.formats.moodle.reader import read as read_moodle
 from lmsexport.validation import validate_files

@@ -30,7 +30,8 @@ from lmsexport.formats.qti21 import names as names
 from lmsexport.model import MultipleChoice, Quiz, ShortAnswer, Text
 from lmsexport.package import MANIFEST
 from lmsexport.formats.qti21 import reader as reader
-from lmsexport.validation import load_schema, validate_bytes, validate_files
+from lmsexport.schemas import load_schema
+from lmsexport.validation import validate_bytes, validate_files
 from lmsexport.formats.qti21 import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"

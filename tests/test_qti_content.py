@@ -18,7 +18,8 @@ from lmsexport.math import MATHML, MathError, annotation_tex, split_math, tex_to
 from lmsexport.model import Asset, Choice, MultipleChoice, OrderItem, Ordering, Quiz, Settings, Text, TrueFalse
 from lmsexport.package import MANIFEST
 from lmsexport.formats.qti21 import reader as reader
-from lmsexport.validation import load_schema, validate_files
+from lmsexport.schemas import load_schema
+from lmsexport.validation import validate_files
 from lmsexport.formats.qti21 import writer as writer
 from lmsexport.formats.qti21.writer.kinds import display_order
 

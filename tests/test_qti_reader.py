@@ -156,7 +156,7 @@ def test_feedback_set_to_the_response_itself_is_per_option_feedback():
 
 
 @pytest.mark.parametrize("data, expected", [
-    (b"PK\x03\x04 not really a zip", "E801"),
+    (b"PK\x03\x04 not really a zip", "A102"),
     (zip_bytes({"items/q1.xml": b"<x/>"}), "E801"),
     (b"<assessmentItem", "E802"),
     (b"<quiz/>", "E803"),

@@ -10,7 +10,6 @@ import pytest
 import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.formats.text.reader import read
-from lmsexport.formats.json.writer import dumps
 
 QUIZZES = sorted((ROOT / "quizzes").glob("*.txt"))
 SEEDS = Path(__file__).parent / "fixtures" / "seeds"
@@ -29,7 +28,9 @@ def test_every_quiz_has_its_seed():
 
 @pytest.mark.parametrize("path", QUIZZES, ids=lambda p: p.stem)
 def test_quiz_golden(path, goldens):
-    goldens.check(GOLDEN / "quizzes" / f"{path.stem}.json", dumps(lmsexport.read(path)))
+    package = lmsexport.write(lmsexport.read(path), "json")
+    (content,) = package.files.values()
+    goldens.check(GOLDEN / "writers" / "json" / f"{path.stem}.json", content.decode("utf-8"))
 
 
 @pytest.mark.parametrize("path", QUIZZES, ids=lambda p: p.stem)

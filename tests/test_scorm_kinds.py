@@ -13,7 +13,10 @@ import pytest
 from lxml import etree, html
 
 from lmsexport.formats.scorm import player
-from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Ordering, OrderItem, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.model import (
+    Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, Ordering, OrderItem, Quiz, Settings, ShortAnswer, Text, TrueFalse,
+)
 from lmsexport.package import MANIFEST, WriteOptions
 from lmsexport.validation import validate_files
 from lmsexport.formats.scorm import writer as scorm

@@ -5,10 +5,15 @@ from __future__ import annotations
 import socket
 
 import pytest
+from click.testing import CliRunner
 
-from lmsexport import validation
+import lmsexport
+from conftest import ROOT
+from lmsexport import schemas
+from lmsexport.cli import main
 from lmsexport.package import MANIFEST, zip_bytes
-from lmsexport.validation import SCHEMA_FILES, load_schema, schema_dir, validate_bytes
+from lmsexport.schemas import SCHEMA_FILES, load_schema, schema_dir
+from lmsexport.validation import validate_bytes
 
 CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
 
@@ -37,10 +42,10 @@ def test_unmapped_remote_import_is_refused(tmp_path, monkeypatch):
         '<xs:import namespace="urn:x" schemaLocation="http://example.org/x.xsd"/></xs:schema>',
         encoding="utf-8",
     )
-    monkeypatch.setattr(validation, "schema_dir", lambda: tmp_path)
+    monkeypatch.setattr(schemas, "schema_dir", lambda: tmp_path)
     monkeypatch.setitem(SCHEMA_FILES, "remote", "remote.xsd")
     load_schema.cache_clear()
-    with pytest.raises(validation.SchemaError):
+    with pytest.raises(schemas.SchemaError):
         load_schema("remote")
     load_schema.cache_clear()
 
@@ -67,7 +72,7 @@ def test_manifest_rules_find_missing_unlisted_and_duplicate(tmp_path):
 @pytest.mark.parametrize(
     "data, code",
     [
-        (b"PK\x03\x04 not really", "V104"),
+        (b"PK\x03\x04 not really", "A102"),
         (zip_bytes({"a.xml": b"<a/>"}), "V105"),
         (b"<quiz><unclosed></quiz>", "V101"),
         (b"<svg/>", "V102"),
@@ -106,3 +111,36 @@ def test_the_mathml_stand_in_gives_the_same_verdicts_on_documents_without_math()
     full, stub = load_schema("qti21"), load_schema("qti21_nomath")
     assert full.validate(root) == stub.validate(root) is False
     assert [e.message for e in full.error_log] == [e.message for e in stub.error_log]
+
+
+ENTITY = b"""<?xml version="1.0"?>
+<!DOCTYPE quiz [<!ENTITY x "hello">]>
+<quiz><question type="essay"><name><text>&x;</text></name></question></quiz>
+"""
+
+
+def test_an_entity_declared_in_a_doctype_is_a_finding_not_a_crash(tmp_path):
+    path = tmp_path / "bank.xml"
+    path.write_bytes(ENTITY)
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert f"{path.as_posix()}:3: error: the document uses the entity &x; declared in its DOCTYPE" in result.output
+
+
+@pytest.mark.parametrize("name, data, code", [
+    ("bank.xml", ENTITY, "E608"),
+    ("item.xml", ENTITY.replace(b"quiz", b"assessmentItem").replace(
+        b"<assessmentItem>", b'<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1">'), "E806"),
+])
+def test_a_source_that_uses_an_entity_is_refused_with_its_line(tmp_path, name, data, code):
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = CliRunner().invoke(main, ["build", str(path), "-f", "json", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1 and f"{path.as_posix()}:3: error: " in result.output and f"[{code}]" in result.output
+
+
+def test_a_utf16_moodle_bank_is_validated_as_xml(tmp_path):
+    path = tmp_path / "bank.xml"
+    text = (ROOT / "tests" / "golden" / "readers" / "moodle" / "match-testquestion.moodle.xml").read_text("utf-8")
+    path.write_bytes(text.encode("utf-16"))
+    assert lmsexport.validate(path) == []

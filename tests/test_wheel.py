@@ -9,7 +9,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT
-from lmsexport.validation import SCHEMA_FILES
+from lmsexport.schemas import SCHEMA_FILES
 
 hatchling_wheel = pytest.importorskip("hatchling.builders.wheel")
 
@@ -31,7 +31,7 @@ def test_installed_package_validates_from_its_own_schemas(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = (
-        "import lmsexport.validation as v; "
+        "import lmsexport.schemas as v; "
         "[v.load_schema(n) for n in v.SCHEMA_FILES]; "
         "print(v.schema_dir())"
     )

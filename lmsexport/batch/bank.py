@@ -15,7 +15,8 @@ from typing import Callable
 from .. import formats as registry
 from ..diagnostics import Diagnostic, SourceSpan
 from ..package import Package, write_atomic
-from .pipeline import Build, OutputInvalid, SourceResult, find_sources
+from .outputs import OutputLock, remove_stale_parts
+from .pipeline import Build, OutputInvalid, SourceResult, find_sources, unwritable
 from ..validation import validate_files
 
 
@@ -54,6 +55,12 @@ class BankBuild(Build):
             raise OutputInvalid(findings)
         by_source = {result.source: result for result in results}
         for warning in package.warnings:
-            by_source.get(warning.span.source, results[-1]).diagnostics.append(warning)
-        write_atomic(target, package.to_bytes())
+            by_source.get(warning.span.file, results[-1]).diagnostics.append(warning)
+        try:
+            with OutputLock(self.settings.out_dir):
+                remove_stale_parts(self.settings.out_dir)
+                write_atomic(target, package.to_bytes())
+        except OSError as exc:
+            results[-1].diagnostics.append(unwritable(results[-1].source, target, exc))
+            return
         results[-1].written.append(target)

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from . import background, config
 from .. import formats as registry
 from ..diagnostics import Diagnostic, Log, Severity, SourceError, SourceSpan
+from .files import ASSET_LIMIT, SOURCE_LIMIT, read_regular
 from .memory import return_freed_memory
+from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
 from ..package import Zipping, write_atomic
 from .state import STATE_FILE, BuildState, content_hash, fingerprint
@@ -82,6 +84,9 @@ class SourceResult:
     seconds: float = 0.0
     inputs: dict[str, str] = field(default_factory=dict)
     """Other files the source used (its images): path -> content hash, for incremental builds."""
+    output_invalid: bool = False
+    """A package written for it failed its own schema (a bug in lmsexport: exit status 3); its
+    findings are among `diagnostics` and nothing is written for it."""
 
     @property
     def failed(self) -> bool:
@@ -130,7 +135,7 @@ def find_sources(paths: list[Path], out_dir: Path | None = None) -> list[Path]:
 
 def _validate_path(path: Path) -> list[Diagnostic]:
     try:
-        data = path.read_bytes()
+        data = read_regular(path, SOURCE_LIMIT)
     except OSError as exc:
         return _unreadable(path.as_posix(), exc).diagnostics
     from ..validation import validate_bytes
@@ -184,7 +189,7 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
     source = path.as_posix()
     if data is None:
         try:
-            data = path.read_bytes()
+            data = read_regular(path, SOURCE_LIMIT)
         except OSError as exc:
             raise _unreadable(source, exc) from None
     if format is not None:
@@ -204,7 +209,7 @@ def _asset_loader(folder: Path):
         target = (root / relative).resolve()
         if root not in target.parents:
             raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
-        return target.read_bytes()
+        return read_regular(target, ASSET_LIMIT)
 
     return load
 
@@ -233,7 +238,9 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             findings = validate_files(package.files, source=target.as_posix())
             data = zipping.result()
             if findings:
-                raise OutputInvalid(findings)
+                result.diagnostics += findings
+                result.output_invalid, result.outputs = True, {}
+                break
             result.outputs[target] = data
             del package, zipping  # its files and warnings are taken: free them before the next format
             return_freed_memory()
@@ -287,10 +294,6 @@ class Build:
 
     def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
         """Build every source under `paths`; `on_made` sees each source once it is made."""
-        if self.settings.bank:
-            from .bank import BankBuild
-
-            return BankBuild(self.settings).run(paths, on_made)
         results, prints, claimed = [], {}, {}
         try:
             for result, print_ in self._make_all(find_sources(paths, self.settings.out_dir)):
@@ -306,11 +309,29 @@ class Build:
             if self.forked is not None:
                 self.forked.cancel()
                 self.forked = None
-        for result in results:
-            if not result.skipped:
-                self._write(result, prints[result.source])
-        self.state.save()
+        self._write_all([result for result in results if not result.skipped], prints)
         return results
+
+    def _write_all(self, results: list[SourceResult], prints: dict[str, str]) -> None:
+        """Under the output folder's lock: clear what killed builds left, write every package
+        that passed, then record the state. A folder that cannot be written fails what was to go
+        into it, with the reason; what was written before is recorded."""
+        for result in results:
+            if result.failed:
+                self.state.forget(result.source)
+        if not any(result.outputs for result in results if not result.failed) and not self.state.changed:
+            return  # nothing to write: the output folder is not even created
+        try:
+            with OutputLock(self.settings.out_dir):
+                remove_stale_parts(self.settings.out_dir)
+                for result in results:
+                    if not result.failed:
+                        self._write(result, prints[result.source])
+                self.state.save()
+        except OSError as exc:
+            for result in results:
+                if result.outputs and not result.written:
+                    result.diagnostics.append(unwritable(result.source, self.settings.out_dir, exc))
 
     def _finish(self, results: list[SourceResult]) -> None:
         """Lint what was built (findings become warnings of their source), then apply --strict."""
@@ -323,7 +344,7 @@ class Build:
 
                 findings = check([r.quiz for r in made], ignore=self.lint_ignore, sources=list(by_source))
             for finding in findings:
-                by_source[finding.span.source].diagnostics.append(replace(finding, severity=Severity.WARNING))
+                by_source[finding.span.file].diagnostics.append(replace(finding, severity=Severity.WARNING))
         if self.settings.strict:
             for result in results:
                 result.diagnostics = [
@@ -352,7 +373,7 @@ class Build:
         for path in sources:
             source = path.as_posix()
             try:
-                data = path.read_bytes()
+                data = read_regular(path, SOURCE_LIMIT)
             except OSError as exc:
                 yield SourceResult(source, diagnostics=_unreadable(source, exc).diagnostics), (path, None, None, "")
                 continue
@@ -411,17 +432,22 @@ class Build:
                 executor.shutdown(cancel_futures=True)
 
     def _write(self, result: SourceResult, print_: str) -> None:
-        if result.failed:
-            self.state.forget(result.source)
-            return
+        """Write one source's packages; if one cannot be, the source fails and is forgotten, so
+        the next build makes it again."""
         for target, data in result.outputs.items():
-            if not (target.exists() and content_hash(target.read_bytes()) == content_hash(data)):
-                write_atomic(target, data)  # an identical file is left alone, with its date
+            try:
+                if not (target.exists() and content_hash(read_regular(target, SOURCE_LIMIT)) == content_hash(data)):
+                    write_atomic(target, data)  # an identical file is left alone, with its date
+            except OSError as exc:
+                result.diagnostics.append(unwritable(result.source, target, exc))
+                self.state.forget(result.source)
+                return
             result.written.append(target)
         self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs)
 
 
-def build(paths: list[Path], formats: list[str], out_dir: Path, **options) -> list[SourceResult]:
-    """Build every source under `paths` in every format into `out_dir` (see BuildSettings)."""
-    settings = BuildSettings(tuple(formats), out_dir, **options)
-    return Build(settings).run(paths)
+def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:
+    """Why `source`'s output could not go to `target` (a package, or the output folder)."""
+    reason = exc.strerror or str(exc)
+    return Diagnostic("E004", f"cannot write {target.as_posix()}: {reason}", SourceSpan(source),
+                      "check the free space and the permissions of the output folder (--out), then build again")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..package import write_atomic
+from .files import SOURCE_LIMIT, read_regular
 
 STATE_FILE = ".lmsexport-state"
 _STATE_VERSION = 1
@@ -32,18 +33,22 @@ def fingerprint(source: bytes, settings: dict) -> str:
 
 
 class BuildState:
-    """The state file of one output folder."""
+    """The state file of one output folder, and what this run changes in it."""
 
     def __init__(self, out_dir: Path):
         self.path = out_dir / STATE_FILE
-        self.entries: dict[str, dict] = {}
+        self.entries = self._load()
+        self._changes: dict[str, dict | None] = {}
+        """Per source this run recorded or forgot: its new entry, or None."""
+
+    def _load(self) -> dict[str, dict]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            if data.get("version") == _STATE_VERSION:
-                self.entries = data.get("sources", {})
+            if data.get("version") == _STATE_VERSION and isinstance(data.get("sources"), dict):
+                return data["sources"]
         except (OSError, ValueError, AttributeError):
             pass  # no state, or a damaged one: everything is rebuilt and the state rewritten
-        self._saved = json.dumps(self.entries, sort_keys=True)
+        return {}
 
     def fresh(self, source: str, print_: str) -> list[Path] | None:
         """The outputs of `source` if they are up to date, else None."""
@@ -53,7 +58,7 @@ class BuildState:
         files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
         for path, expected in files.items():
             try:
-                if content_hash(Path(path).read_bytes()) != expected:
+                if content_hash(read_regular(Path(path), SOURCE_LIMIT)) != expected:
                     return None
             except OSError:
                 return None
@@ -65,20 +70,40 @@ class BuildState:
     ) -> None:
         """Remember a build: the files it read besides the source, what it wrote, its warnings
         (a skipped rebuild shows them again)."""
-        self.entries[source] = {
+        self._change(source, {
             "fingerprint": print_,
             "inputs": dict(sorted(inputs.items())),
             "outputs": {path.as_posix(): content_hash(data) for path, data in sorted(outputs.items())},
             "questions": questions,
             "warnings": [warning.as_dict() for warning in warnings],
-        }
+        })
 
     def forget(self, source: str) -> None:
-        self.entries.pop(source, None)
+        if source in self.entries:
+            self._change(source, None)
+
+    def _change(self, source: str, entry: dict | None) -> None:
+        self._changes[source] = entry
+        if entry is None:
+            self.entries.pop(source, None)
+        else:
+            self.entries[source] = entry
 
     def save(self) -> None:
-        """Write the state if it changed (a run that wrote nothing creates no folder)."""
-        if json.dumps(self.entries, sort_keys=True) == self._saved:
+        """Merge this run's changes into the state on disk (another build may have written it
+        since this one started) and write it, if that changes it. Call it holding the lock."""
+        entries = self._load()
+        before = json.dumps(entries, sort_keys=True)
+        for source, entry in self._changes.items():
+            if entry is None:
+                entries.pop(source, None)
+            else:
+                entries[source] = entry
+        if json.dumps(entries, sort_keys=True) == before:
             return
-        document = {"version": _STATE_VERSION, "sources": dict(sorted(self.entries.items()))}
+        document = {"version": _STATE_VERSION, "sources": dict(sorted(entries.items()))}
         write_atomic(self.path, (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+
+    @property
+    def changed(self) -> bool:
+        return bool(self._changes)

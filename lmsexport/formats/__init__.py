@@ -12,7 +12,8 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
 Its reader is `<name>/reader` (`read(data, *, source, ...) -> Quiz`), its writer `<name>/writer`
-(`write(quiz, options) -> Package`), its package rules for `validate` `<name>/validate`.
+(`write(quiz, options) -> Package`), its part of `validate` `<name>/validation` (see
+lmsexport/validation.py for what that module offers).
 Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
 `Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
 them only through the functions here.
@@ -24,6 +25,7 @@ numbers, and lint asks `limits(name)` for them (lmsexport/rules/limits.py).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 from pathlib import Path
@@ -32,11 +34,9 @@ from typing import Callable
 
 from ..package import Flavour, Limit, Package, WriteOptions
 
-FORMATS = ("qti21", "moodle", "scorm", "json", "text")
+FORMATS = ("qti21", "moodle", "scorm", "json", "text", "gift")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
-SNIFF_ENOUGH = 0.5
-"""A format whose sniff says at least this much about a file is taken without asking the others."""
 
 
 class UnknownFormat(LookupError):
@@ -132,8 +132,8 @@ def candidates(path: str | Path) -> list[ModuleType]:
 def detect(path: str | Path, data: bytes) -> tuple[str, float]:
     """The format that reads `data` (named `path`), and how sure its sniff is (0..1).
 
-    Formats that take the suffix are asked in registry order; the first to be sure enough
-    wins, otherwise the most confident, otherwise the first (whose reader says what is wrong)."""
+    Of the formats that take the suffix, the one whose sniff is surest wins; on a tie, the
+    first in FORMATS (a file no sniff recognises goes to the first, whose reader says why)."""
     found = candidates(path)
     if not found:
         known = ", ".join(sorted(source_suffixes()))
@@ -142,14 +142,22 @@ def detect(path: str | Path, data: bytes) -> tuple[str, float]:
                             "name the format with --from")
     if len(found) == 1:
         return found[0].NAME, found[0].sniff(data)
-    best, best_score = found[0], -1.0
-    for module in found:
-        score = module.sniff(data)
-        if score >= SNIFF_ENOUGH:
-            return module.NAME, score
-        if score > best_score:
-            best, best_score = module, score
-    return best.NAME, best_score
+    scores = [(module.sniff(data), -index, module.NAME) for index, module in enumerate(found)]
+    score, _, name = max(scores)
+    return name, score
+
+
+@functools.cache
+def validators() -> list[ModuleType]:
+    """The `validation` modules of the formats that have one, in registry order (for `validate`)."""
+    found = []
+    for name in FORMATS:
+        try:
+            found.append(importlib.import_module(f"{__name__}.{name}.validation"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}.validation":
+                raise
+    return found
 
 
 def reader_for(path: str | Path, data: bytes) -> ModuleType:

@@ -3,25 +3,24 @@
 Readers build these frozen objects, writers consume them; neither knows the other.
 Objects check their own invariants on construction, so a writer can rely on every
 question having an answer key and every identifier being usable in XML. The JSON
-form (`Quiz.as_dict` / `Quiz.from_dict`, wrapped by `writers/json.py` and
-`readers/json.py`) carries `MODEL_VERSION` so the contract is versioned, as
+form (`quiz_to_data` / `quiz_from_data`, wrapped by the json format's writer and
+reader) carries `MODEL_VERSION` so the contract is versioned, as
 pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
 """
 
-from .base import FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError, MultipleChoice, Question, Quiz, Settings, Text, is_identifier, is_language_tag
-from .kinds import Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering, ShortAnswer, TrueFalse
-
-QUESTION_KINDS: dict[str, type[Question]] = {
-    kind.kind: kind
-    for kind in (
-        MultipleChoice, TrueFalse, ShortAnswer, Numeric, Essay, Matching, Ordering, FillBlanks, Description
-    )
-}
-"""Kind name (as in the JSON form) -> class."""
+from .base import (
+    FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError,
+    MultipleChoice, Question, Quiz, Settings, Text, is_identifier, is_language_tag,
+)
+from .kinds import (
+    QUESTION_KINDS, Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering,
+    ShortAnswer, TrueFalse,
+)
+from .data import quiz_from_data, quiz_to_data
 
 __all__ = [
     "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "TEXT_FORMATS", "XML_ILLEGAL",
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
     "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Question", "Quiz", "Settings",
-    "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag",
+    "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "quiz_from_data", "quiz_to_data",
 ]

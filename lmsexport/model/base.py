@@ -3,7 +3,7 @@
 Readers build these frozen objects, writers consume them; neither knows the other.
 Objects check their own invariants on construction, so a writer can rely on every
 question having an answer key and every identifier being usable in XML. The JSON
-form (`as_dict` / `from_dict`, wrapped by `writers/json.py` and `readers/json.py`)
+form (`data.py`'s free functions, wrapped by the json format's reader and writer)
 carries `MODEL_VERSION` so that the contract is versioned, as pandoc-types does.
 """
 
@@ -17,6 +17,8 @@ from html import escape
 from typing import ClassVar
 
 from ..diagnostics import SourceSpan
+from ..images import image_problem
+from ..paths import unsafe_path
 
 MODEL_VERSION = 1
 """Major version of the model's JSON form; readers refuse any other."""
@@ -102,10 +104,11 @@ class Asset:
     data: bytes = field(repr=False)
 
     def __post_init__(self) -> None:
-        parts = self.path.split("/")
-        _check(bool(self.path) and not self.path.startswith("/") and ".." not in parts and "" not in parts,
-               f"bad asset path {self.path!r}")
+        reason = unsafe_path(self.path)
+        _check(reason is None and "" not in self.path.split("/"), f"bad asset path {self.path!r}: {reason or 'empty part'}")
         _check(self.media_type in MEDIA_TYPES.values(), f"unsupported media type {self.media_type!r}")
+        problem = image_problem(self.data, self.media_type)
+        _check(problem is None, f"{self.path}: {problem}")
 
 
 MEDIA_TYPES = {
@@ -246,17 +249,4 @@ class Quiz:
         keeps no position of the quiz itself), else the quiz id."""
         if question is not None and question.source is not None:
             return question.source
-        return next((SourceSpan(q.source.source) for q in self.questions if q.source is not None), SourceSpan(self.id))
-
-    def as_dict(self) -> dict:
-        """The JSON-ready form; `from_dict(as_dict())` gives an equal quiz."""
-        from .data import quiz_to_data
-
-        return quiz_to_data(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Quiz:
-        """Build a quiz from its JSON form; raises ModelError, KeyError or TypeError."""
-        from .data import quiz_from_data
-
-        return quiz_from_data(data)
+        return next((SourceSpan(q.source.file) for q in self.questions if q.source is not None), SourceSpan(self.id))

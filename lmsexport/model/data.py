@@ -17,6 +17,7 @@ import types
 import typing
 
 from .base import ModelError, Question, Quiz, Text
+from .kinds import QUESTION_KINDS
 
 
 def to_data(value):
@@ -64,7 +65,10 @@ def _convert(hint, value):
     if dataclasses.is_dataclass(hint):
         return from_data(hint, value)
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise ModelError("a number is too large (beyond what a floating-point number holds)") from None
     if hint is bytes and isinstance(value, str):
         try:
             return base64.b64decode(value, validate=True)
@@ -76,8 +80,6 @@ def _convert(hint, value):
 
 
 def _kind(data: dict) -> type[Question]:
-    from . import QUESTION_KINDS
-
     kind = data.get("kind")
     if kind not in QUESTION_KINDS:
         raise ModelError(f"unknown question kind {kind!r}")

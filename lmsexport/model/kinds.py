@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .base import Choice, Question, Text, _check, is_identifier
+from .base import Choice, MultipleChoice, Question, Text, _check, is_identifier
 
 
 def _credit_ok(credit: float) -> bool:
@@ -201,3 +201,10 @@ class Description(Question):
 def _unique_ids(owner: str, ids: list[str]) -> None:
     _check(all(is_identifier(i) for i in ids), f"{owner}: bad identifier among {ids}")
     _check(len(set(ids)) == len(ids), f"{owner}: identifiers repeat")
+
+
+QUESTION_KINDS: dict[str, type[Question]] = {
+    kind.kind: kind
+    for kind in (MultipleChoice, TrueFalse, ShortAnswer, Numeric, Essay, Matching, Ordering, FillBlanks, Description)
+}
+"""Kind name (as in the JSON form) -> class."""

@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 import lmsexport
-from lmsexport.model import Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, Ordering, OrderItem, Quiz, Settings, ShortAnswer, Text, TrueFalse
+from lmsexport.model import (
+    Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer,
+    Ordering, OrderItem, Quiz, Settings, ShortAnswer, Text, TrueFalse,
+)
 
 from .lms import VERSIONS, WRONG_RESULT, Run, interactions, outcome, package
 

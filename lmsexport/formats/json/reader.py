@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
-from ...model import MODEL_VERSION, ModelError, Quiz
+from ...model import MODEL_VERSION, ModelError, Quiz, quiz_from_data
 from ...textinput import decode
 
 
@@ -24,6 +24,10 @@ def read(data: str | bytes, *, source: str) -> Quiz:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _fail(source, f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise _fail(source, "the JSON is nested too deeply to be a quiz model") from None
+    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise _fail(source, "a number in it has too many digits to be read") from None
     version = document.get("lmsexport-model") if isinstance(document, dict) else None
     if version != MODEL_VERSION:
         raise _fail(
@@ -32,7 +36,7 @@ def read(data: str | bytes, *, source: str) -> Quiz:
             "write it with this version of lmsexport (lmsexport build --format json)",
         )
     try:
-        return Quiz.from_dict(document["quiz"])
+        return quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise _fail(source, f"the model is not valid: {what}") from None

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 
-from ...model import MODEL_VERSION, Quiz
+from ...model import MODEL_VERSION, Quiz, quiz_to_data
 from ...package import Package, WriteOptions
 
 EXTENSION = ".json"
 
 
 def dumps(quiz: Quiz) -> str:
-    document = {"lmsexport-model": MODEL_VERSION, "quiz": quiz.as_dict()}
+    document = {"lmsexport-model": MODEL_VERSION, "quiz": quiz_to_data(quiz)}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -25,9 +25,11 @@ from urllib.parse import quote
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import slug
+from ...images import image_problem
+from ...paths import unsafe_path
 from ...model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
 from .rules import category_names, question_name, text_from_html, unmark_language
-from ...xml import parser
+from ...xml import entity_reference, parser
 from .reader_kinds import KIND_READERS, in_lang
 
 SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
@@ -82,6 +84,9 @@ def read(data: str | bytes, *, source: str) -> Quiz:
     return reader.quiz(drafts)
 
 
+_ENTITY_HINT = "write the text itself: lmsexport never expands entities (they are how XML bombs work)"
+
+
 def _parse(data: str | bytes, source: str):
     from lxml import etree
 
@@ -91,6 +96,10 @@ def _parse(data: str | bytes, source: str):
         line, column = exc.position
         raise SourceError([Diagnostic("E601", f"not well-formed XML: {exc.msg}", SourceSpan(source, line, column),
                                       "Moodle refuses it too; fix the XML, or export the bank again")]) from None
+    entity = entity_reference(root)
+    if entity is not None:
+        raise SourceError([Diagnostic("E608", f"the bank uses the entity &{entity[0]}; declared in its DOCTYPE",
+                                      SourceSpan(source, entity[1]), _ENTITY_HINT)])
     if root.tag != "quiz":
         name = etree.QName(root).localname if isinstance(root.tag, str) else str(root.tag)
         raise SourceError([Diagnostic("E602", f"this XML is not a Moodle question bank: its root element is <{name}>, "
@@ -218,12 +227,35 @@ class MoodleReader:
             links = [f"@@PLUGINFILE@@{quote(folder + name)}", f"@@PLUGINFILE@@{folder}{name}"]
             if not any(link in fragment for link in links):
                 continue
-            target = self._asset(f"{folder.strip('/')}/{name}".lstrip("/"), "".join((file.text or "").split()))
+            path = f"{folder.strip('/')}/{name}".lstrip("/")
+            reason = unsafe_path(path)
+            if reason is not None:
+                self.problem("E609", file, f"the file name {path!r} is unsafe: {reason}",
+                             "an LMS could write it outside its folder: give the file a plain relative name")
+                continue
+            data = "".join((file.text or "").split())
+            problem = self._image_problem(path, data)
+            if problem is not None:
+                self.problem("E610", file, f"the image {path!r} cannot be carried: {problem}",
+                             "replace it in Moodle by a plain image file of the type its name says, and export again")
+                continue
+            target = self._asset(path, data)
             if target in self.assets:
                 self.mentions.setdefault(target, node.sourceline or 0)
             for link in links:
                 fragment = fragment.replace(link, html.escape(target))
         return fragment
+
+    @staticmethod
+    def _image_problem(path: str, data: str) -> str | None:
+        """Why a `<file>` named as an image is not a safe one (other files stay inline, as `data:`)."""
+        media_type = MEDIA_TYPES.get(path[path.rfind("."):].lower()) if "." in path else None
+        if media_type is None:
+            return None
+        try:
+            return image_problem(base64.b64decode(data), media_type)
+        except binascii.Error:
+            return "its base64 data is damaged"
 
     def _asset(self, path: str, data: str) -> str:
         """The asset path for a file (a new one when two questions hold different files of one name)."""

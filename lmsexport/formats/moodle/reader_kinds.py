@@ -17,7 +17,10 @@ from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
 from ...ids import letters
-from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, ModelError, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, ModelError, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
+)
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
 
 if TYPE_CHECKING:

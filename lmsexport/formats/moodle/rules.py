@@ -26,6 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from . import cloze as moodlecloze
 from .limits import IDNUMBER_LIMIT, TAG_LIMIT
 from ...diagnostics import Diagnostic, SourceSpan
+from ...paths import unsafe_path
 from ...model import Text, is_language_tag
 from ...text import default_title, direction
 
@@ -236,7 +237,19 @@ class QuestionRules:
         if kind == "multichoice":
             findings += _check_multichoice(question, source)
         findings += _KIND_CHECKS.get(kind, lambda *_: [])(question, source)
-        return findings
+        return findings + _check_files(question, source)
+
+
+def _check_files(question, source: str) -> list[Diagnostic]:
+    """A `<file>` whose path and name would leave the folder Moodle unpacks it into."""
+    findings = []
+    for file in question.iter("file"):
+        name = f"{file.get('path', '/').strip('/')}/{file.get('name', '')}".lstrip("/")
+        reason = unsafe_path(name)
+        if reason is not None:
+            findings.append(_finding(source, file, "V314", f"the file name {name!r} is unsafe: {reason}",
+                                     "name the file with a plain relative name (img/graph.png)"))
+    return findings
 
 
 def _check_idnumber(question, category: str, seen: dict, source: str) -> list[Diagnostic]:

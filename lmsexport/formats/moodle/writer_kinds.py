@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
-from ...model import Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text,
+    TrueFalse,
+)
 from .rules import POSITIVE_GRADES, adds_up, join_feedback, mark_language, nearest_grade
 from ...text import html_words, words
 from ...xml import number, sub

@@ -8,7 +8,10 @@ entries are left out. Texts go through a `TextConverter` (math, images).
 
 from __future__ import annotations
 
-from ...model import Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer,
+    Text, TrueFalse,
+)
 from ...text import direction, shorten, words
 from .limits import DESCRIPTION_LIMIT
 from .player_text import TextConverter

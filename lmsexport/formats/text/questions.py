@@ -13,10 +13,14 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ...diagnostics import SourceSpan
 from ...ids import letters
-from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
+)
 from .header import KEYS as HEADER_KEYS
 from .choices import apply_key, choice
 
@@ -252,7 +256,15 @@ def _typed(parser, draft, common, prompt, attributes):
     if all(numeric):
         answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
                         for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
-        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=answers))
+        for answer, (line, column, _, text, _) in zip(answers, draft.answers):
+            if not (math.isfinite(answer.value) and math.isfinite(answer.tolerance)):
+                shown = text if len(text) <= 40 else f"{text[:37]}..."
+                parser.error("E220", f"the number {shown} of {draft.name} is out of range", line, column,
+                             hint="write a number between -1e308 and 1e308, with a tolerance in that range too",
+                             length=len(text))
+                return None
+        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
+            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback) for a in answers)))
     answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(parser, fb))
                     for _, _, credit, text, fb in draft.answers)
     case = attributes.get("case", False)
@@ -260,16 +272,25 @@ def _typed(parser, draft, common, prompt, attributes):
                                                       case_sensitive=case))
 
 
-def _numeric_answer(match, credit: float, feedback: Text | None) -> NumericAnswer:
+class _Number(NamedTuple):
+    """A numeric answer as read, before the model (which refuses numbers out of range) sees it."""
+
+    value: float
+    tolerance: float
+    credit: float
+    feedback: Text | None
+
+
+def _numeric_answer(match, credit: float, feedback: Text | None) -> _Number:
     if match["low"] is not None:
         low, high = sorted((float(match["low"]), float(match["high"])))
-        value, tolerance = (low + high) / 2, (high - low) / 2
+        value, tolerance = low / 2 + high / 2, high / 2 - low / 2  # halves first: no overflow near 1e308
     else:
         value = float(match["value"])
         tolerance = float(match["tolerance"] or 0)
         if match["percent"]:
-            tolerance = abs(value) * tolerance / 100
-    return NumericAnswer(value=value, tolerance=tolerance, credit=credit, feedback=feedback)
+            tolerance = abs(value) * (tolerance / 100)
+    return _Number(value, tolerance, credit, feedback)
 
 
 def _checked(parser, draft: Draft, build):

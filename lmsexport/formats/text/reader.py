@@ -38,6 +38,7 @@ from typing import Callable
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import slug
+from ...images import image_problem
 from ...model import MEDIA_TYPES, Asset, Quiz, Settings, Text
 from .header import parse_header
 from ...textinput import decode
@@ -331,11 +332,17 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
                        "build the quiz from its file, with its images beside it")
         if problem is None:
             try:
-                loaded.append(Asset(path=path, media_type=media_type, data=assets(path)))
-                continue
+                data = assets(path)
             except OSError as exc:
                 problem = ("E161", f"image {src!r} cannot be read: {exc.strerror or exc}",
                            "check the path: it is relative to the quiz's file")
+            else:
+                unsafe = image_problem(data, media_type)
+                if unsafe is None:
+                    loaded.append(Asset(path=path, media_type=media_type, data=data))
+                    continue
+                problem = ("E164", f"image {src!r} cannot be carried: {unsafe}",
+                           "save the image again from an image editor, in the format its name says")
         parser.error(problem[0], problem[1], line, column, problem[2], len(src))
     return tuple(loaded)
 

@@ -14,21 +14,19 @@ conditions) is an error at its place, never dropped.
 
 from __future__ import annotations
 
-import io
 import posixpath
 import unicodedata
-import zipfile
 from typing import NamedTuple
 
 from .. import names
+from ....archive import read_zip
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
-from ....xml import NS, parser
-from .feedback import Unreadable
+from ....xml import NS, entity_reference, parser
 from .items import Item, interactions_of, read_question
-from .text import TextReader, order_assets
+from .text import TextReader, Unreadable, order_assets
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -64,22 +62,28 @@ def _problem(source: str, exc: Exception) -> Diagnostic:
 
 
 def _unzip(data: bytes, source: str) -> dict[str, bytes]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
-    except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
-        raise SourceError([Diagnostic("E801", f"not a readable zip file: {exc}", SourceSpan(source))]) from None
+    """The package's files; any member that is unsafe or unreadable refuses the package."""
+    archive = read_zip(data, source)
+    if archive.problems:
+        raise SourceError(archive.problems)
+    return archive.files
 
 
 def _parse(content: bytes, source: str):
     from lxml import etree
 
     try:
-        return etree.fromstring(content, parser())
+        root = etree.fromstring(content, parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         where = SourceSpan(source, line, column)
         raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where)]) from None
+    entity = entity_reference(root)
+    if entity is not None:
+        raise SourceError([Diagnostic("E806", f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
+                                      SourceSpan(source, entity[1]), "write the text itself: lmsexport never expands "
+                                      "entities (they are how XML bombs work)")])
+    return root
 
 
 def _identifier(value: str, fallback: str) -> str:

@@ -14,18 +14,9 @@ from dataclasses import dataclass
 from .. import names
 from ....model import Text
 from ....xml import NS
-from .text import TextReader
+from .text import TextReader, Unreadable
 
 _Q = f"{{{NS['qti']}}}"
-
-
-class Unreadable(Exception):
-    """A problem that stops reading one item, at the element `node`."""
-
-    def __init__(self, message: str, node=None, hint: str = ""):
-        super().__init__(message)
-        self.line = getattr(node, "sourceline", 0) or 0
-        self.hint = hint
 
 
 @dataclass

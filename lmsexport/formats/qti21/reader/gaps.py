@@ -17,8 +17,8 @@ from .. import names
 from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
 from ....xml import NS
-from .feedback import Feedback, Unreadable, picked, variable_of
-from .text import TextReader, unindent
+from .feedback import Feedback, picked, variable_of
+from .text import TextReader, Unreadable, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"

@@ -18,12 +18,15 @@ import dataclasses
 
 from .. import names
 from ....diagnostics import SourceSpan
-from ....model import Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ....model import (
+    Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering,
+    Question, ShortAnswer, Text, TrueFalse,
+)
 from ....text import default_title
 from ....xml import NS
-from .feedback import Feedback, Unreadable, picked, variable_of
+from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, score_set, typed_answers
-from .text import TextReader, html_text, unindent
+from .text import TextReader, Unreadable, html_text, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"

@@ -15,9 +15,20 @@ import unicodedata
 from html import escape
 
 from .. import names
+from ....images import image_problem
 from ....math import MATHML, annotation_tex
 from ....model import MEDIA_TYPES, Asset, ModelError, Text
 from ....xml import NS
+
+
+class Unreadable(Exception):
+    """A problem that stops reading one item, at the element `node`."""
+
+    def __init__(self, message: str, node=None, hint: str = ""):
+        super().__init__(message)
+        self.line = getattr(node, "sourceline", 0) or 0
+        self.hint = hint
+
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -79,6 +90,10 @@ class TextReader:
         if path not in self.files or media_type is None:
             return src
         quiz_path = path.removeprefix(names.MEDIA_FOLDER)
+        problem = image_problem(self.files[path], media_type)
+        if problem is not None:
+            raise Unreadable(f"the image {src!r} cannot be carried: {problem}",
+                             hint="replace it in the package by a plain image file of the type its name says")
         try:
             self.assets.setdefault(quiz_path, Asset(path=quiz_path, media_type=media_type, data=self.files[path]))
         except ModelError:

@@ -1,7 +1,8 @@
 """Validating a Moodle XML document: lmsexport's schema, then moodlerules' question checks.
 
-`validate()` checks a parsed document. `validate_stream()` checks the bytes of one question
-by question, since a 10,000-question bank is 20 MB of XML but ~240 MB as one lxml tree. Both
+The format's part of `lmsexport validate` (lmsexport/validation.py asks every format's
+`validation` module): `owns()` claims a parsed document, `check()` checks it, and `stream()`
+checks the bytes of one question by question, since a 10,000-question bank is 20 MB of XML but ~240 MB as one lxml tree. Both
 give the same findings: `schemas/moodle/moodle-xml.xsd` relates nothing across questions (its
 identity constraints stay inside one `<question>`), so a question validated in a `<quiz>` of
 its own gets the findings it gets in its file, and `QuestionRules` carries from question to
@@ -15,8 +16,8 @@ import io
 from lxml import etree
 
 from ...diagnostics import Diagnostic, SourceSpan
+from ...schemas import load_schema, schema_findings
 from .rules import QuestionRules
-from ...validation import load_schema, schema_findings
 
 _OTHER_NODES = (etree.Comment, etree.ProcessingInstruction)
 """Nodes that neither the schema nor Moodle's importer reads."""
@@ -24,7 +25,12 @@ _HARDENED = {"resolve_entities": False, "no_network": True, "huge_tree": False}
 """xml.parser()'s settings, for iterparse()."""
 
 
-def validate(root, *, source: str) -> list[Diagnostic]:
+def owns(root) -> bool:
+    """A `<quiz>`, or a bare `<question>` (a Moodle fragment: check() says why it fails)."""
+    return root.tag in ("quiz", "question")
+
+
+def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
     """Every problem Moodle's importer would have with a Moodle XML document: root, schema, rules."""
     if root.tag != "quiz":
         return [Diagnostic(
@@ -36,8 +42,8 @@ def validate(root, *, source: str) -> list[Diagnostic]:
     return _in_order(schema_findings(load_schema("moodle"), root, source), broken)
 
 
-def validate_stream(content: bytes, *, source: str) -> list[Diagnostic] | None:
-    """validate() of the document in `content`, keeping a few questions at a time as trees.
+def stream(content: bytes, *, source: str) -> list[Diagnostic] | None:
+    """check() of the document in `content`, keeping a few questions at a time as trees.
 
     None when it is not a plain bank: not well-formed, a DOCTYPE (whose entities a question
     taken out of the document would lose), a root other than `<quiz>` or one with attributes

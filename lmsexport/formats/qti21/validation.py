@@ -1,0 +1,169 @@
+"""IMS QTI 2.1 in `lmsexport validate`: which documents are QTI's, their schema, and the
+package rules the XSDs cannot state.
+
+The rules follow what importers rely on (see docs/formats/qti21.md): Canvas imports
+the items its manifest lists and attaches them to the quiz by `assessmentItem/@identifier`
+(canvas-lms `gems/plugins/qti_exporter/lib/qti/assessment_test_converter.rb`,
+`app/models/importers/quiz_importer.rb`), so a duplicate or mismatched identifier
+silently drops or overwrites a question there.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import NamedTuple
+
+from ...diagnostics import Diagnostic
+from ...package import MANIFEST
+from ...schemas import finding, load_schema, schema_findings
+from ...xml import NS, parser
+from .names import ITEM_RESOURCE, TEST_RESOURCES, is_qti
+
+_CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}manifest"
+_ADLCP = "http://www.adlnet.org/xsd/adlcp_v1p3"
+_MATHML = b"http://www.w3.org/1998/Math/MathML"
+
+
+def owns(root) -> bool:
+    """A QTI 2.1 document, or an IMS CP 1.1 manifest that is not SCORM's nor QTI 1.2's."""
+    if isinstance(root.tag, str) and root.tag.startswith(f"{{{NS['qti']}}}"):
+        return True
+    if root.tag != _CP or _ADLCP in root.nsmap.values():
+        return False
+    return not any(node.get("type", "").startswith("imsqti_xmlv1p") for node in root.iter("{*}resource"))
+
+
+def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
+    """The document against QTI 2.1 (MathML 2 compiled only for documents that hold MathML) or,
+    for a manifest, the QTI package profile of IMS CP."""
+    if root.tag == _CP:
+        name = "qti21_manifest"
+    else:
+        name = "qti21" if _MATHML in content else "qti21_nomath"
+    return schema_findings(load_schema(name), root, source)
+
+
+def _parse(content: bytes):
+    from lxml import etree
+
+    try:
+        return etree.fromstring(content, parser())
+    except etree.XMLSyntaxError:
+        return None  # reported by the schema check (V101)
+
+
+def _resolve(base_path: str, href: str) -> str:
+    """A package path for `href` written in the file at `base_path` (relative URLs, RFC 3986)."""
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base_path), href.split("#")[0]))
+
+
+class _Resource(NamedTuple):
+    """A QTI resource of the manifest: the file it names, its type, its line in the manifest."""
+
+    path: str
+    kind: str
+    line: int
+
+
+class DocumentHead(NamedTuple):
+    """An item's root element reduced to what the package rules read (tag, identifier,
+    line), so that validating a 10,000-item package does not keep 10,000 trees alive."""
+
+    tag: str
+    attrib: dict
+    sourceline: int | None
+
+    def get(self, key: str, default=None):
+        return self.attrib.get(key, default)
+
+
+def head(root):
+    """What the package rules keep of a parsed document: an item's head, any other whole."""
+    if root is not None and is_qti(root.tag, "assessmentItem"):
+        return DocumentHead(root.tag, dict(root.attrib), root.sourceline)
+    return root
+
+
+def package_rules(files: dict[str, bytes], source: str, documents: dict | None = None) -> list[Diagnostic]:
+    """The QTI rules over a whole package; [] when the manifest lists no QTI resource.
+
+    `documents` maps each XML path to its parsed root (or its `head()`, None when
+    not well-formed), when the caller has parsed them already; else they are parsed here."""
+    if documents is None:
+        documents = {path: _parse(files[path]) for path in files if path.endswith(".xml")}
+    manifest = documents.get(MANIFEST)
+    if manifest is None:
+        return []
+    resources = [
+        _Resource(_resolve(MANIFEST, node.get("href")), node.get("type", ""), node.sourceline or 0)
+        for node in manifest.iter("{*}resource")
+        if node.get("type", "").startswith(("imsqti_item_xmlv2p", "imsqti_test_xmlv2p", "imsqti_assessment_xmlv2p"))
+        and node.get("href")
+    ]
+    if not resources:
+        return []
+    documents = {path: documents[path] for path in sorted(documents) if path != MANIFEST}
+    items = {path: root for path, root in documents.items() if root is not None and is_qti(root.tag, "assessmentItem")}
+    findings = _listing_rules(items, documents, resources, source)
+    findings += _unique_items(items, source)
+    for resource in resources:
+        test = documents.get(resource.path)
+        if resource.kind in TEST_RESOURCES and test is not None and is_qti(test.tag, "assessmentTest"):
+            findings += _reference_rules(resource.path, test, items, set(files), source)
+    return findings
+
+
+def _listing_rules(items: dict, documents: dict, resources: list[_Resource], source: str) -> list[Diagnostic]:
+    """Every item is an item resource, and every QTI resource is the document its type says."""
+    findings = []
+    listed = {resource.path for resource in resources if resource.kind.startswith("imsqti_item_xmlv2p")}
+    for path in sorted(set(items) - listed):
+        findings.append(finding(
+            "V401", f"{source}!{path}", f"the item {items[path].get('identifier')!r} is not an "
+            f"{ITEM_RESOURCE} resource of the manifest", items[path].sourceline,
+            hint="Canvas imports only the items the manifest lists as item resources: add a <resource> for it",
+        ))
+    for resource in resources:
+        root = documents.get(resource.path)
+        expected = "assessmentItem" if resource.kind.startswith("imsqti_item") else "assessmentTest"
+        if root is not None and not is_qti(root.tag, expected):
+            findings.append(finding(
+                "V402", f"{source}!{MANIFEST}", f"the {resource.kind} resource {resource.path!r} is not a QTI "
+                f"{expected}", resource.line,
+            ))
+    return findings
+
+
+def _unique_items(items: dict, source: str) -> list[Diagnostic]:
+    findings, first = [], {}
+    for path, root in sorted(items.items()):
+        identifier = root.get("identifier")
+        if identifier in first:
+            findings.append(finding(
+                "V403", f"{source}!{path}", f"item identifier {identifier!r} is also the identifier of "
+                f"{first[identifier]}", root.sourceline,
+                hint="give every item its own identifier: importers such as Canvas keep only one of them",
+            ))
+        first.setdefault(identifier, path)
+    return findings
+
+
+def _reference_rules(test_path: str, test, items: dict, present: set[str], source: str) -> list[Diagnostic]:
+    """Every assessmentItemRef names an item of the package, by href and by identifier."""
+    findings = []
+    where = f"{source}!{test_path}"
+    for ref in test.iter(f"{{{NS['qti']}}}assessmentItemRef"):
+        identifier, href = ref.get("identifier"), ref.get("href", "")
+        path = _resolve(test_path, href)
+        if path not in items:
+            problem = "is not an assessmentItem" if path in present else "is not in the package"
+            findings.append(finding("V404", where, f"assessmentItemRef {identifier!r} points at {href!r}, which "
+                                     f"{problem}", ref.sourceline))
+        elif items[path].get("identifier") != identifier:
+            findings.append(finding(
+                "V405", where, f"assessmentItemRef {identifier!r} points at {href!r}, whose item identifier is "
+                f"{items[path].get('identifier')!r}", ref.sourceline,
+                hint="use the item's own identifier: Canvas attaches items to the quiz by identifier and drops the others",
+            ))
+    return findings
+

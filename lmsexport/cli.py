@@ -220,8 +220,9 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         sources = find_sources(list(paths), out_dir)
     except (registry.UnknownFormat, FileNotFoundError) as exc:
         raise click.UsageError(str(exc)) from None
-    if bank is not None and formats != ["moodle"]:
-        raise click.UsageError("--bank writes one Moodle question bank: use it with --format moodle alone")
+    if bank is not None and (len(formats) != 1 or formats[0] not in registry.banks()):
+        raise click.UsageError(f"--bank writes every quiz into one file: use it with --format "
+                               f"{' or '.join(registry.banks())} alone")
     if bank is not None and not is_identifier(bank):
         raise click.BadParameter("it names the file: use ASCII letters, digits, - _ and ., starting with a letter",
                                  param_hint="'--bank'")

@@ -131,15 +131,21 @@ class Log:
 
     Every reader and writer reports through one of these (pandoc's `report`), so every such
     message has the same shape: where (`span`), which question, what, and what to do. Nothing a
-    format cannot carry is dropped without an entry here; `--strict` makes entries fatal."""
+    format cannot carry is dropped without an entry here; `--strict` makes entries fatal. An
+    entry equal to one already made (the same formula broken in two texts of a question) is
+    made once. Writers hand theirs on as `Package.warnings`; `Quiz.where()` gives the span."""
 
-    __slots__ = ("diagnostics",)
+    __slots__ = ("diagnostics", "_made")
 
     def __init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        self._made: set[Diagnostic] = set()
 
     def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic(code, message, span, hint, Severity.WARNING))
+        diagnostic = Diagnostic(code, message, span, hint, Severity.WARNING)
+        if diagnostic not in self._made:
+            self._made.add(diagnostic)
+            self.diagnostics.append(diagnostic)
 
     def unsupported(self, code: str, span: SourceSpan, *, format: str, feature: str, instead: str,
                     question: str | None = None, hint: str = "") -> None:

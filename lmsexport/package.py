@@ -34,6 +34,24 @@ class Flavour:
     """What the writer receives as `WriteOptions.flavour`."""
     in_all: bool = True
     """Whether `--format all` builds it (every LMS format; not the JSON model)."""
+    bank: bool = False
+    """Whether its writer also puts many quizzes into one file, `build --bank NAME`: it then has
+    `write_bank(quizzes, name, options) -> Package` beside `write()` (Moodle's question bank)."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long a text may be in a format's target before it is cut or lost, declared once by
+    the format (`LIMITS` in its `limits.py`): its writer warns when it cuts, and lint warns
+    about it for quizzes not (yet) built for that format (lmsexport/rules/limits.py)."""
+
+    field: str
+    """What is measured: `quiz_title`, `question_title` or `tag` (characters), or `options`
+    (the options of a choice question)."""
+    size: int
+    """The most the target keeps."""
+    reason: str
+    """Who keeps no more, for messages: `Moodle cuts tags at 50`."""
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,16 @@ def parser():
     return made
 
 
+def html_parser():
+    """A parser for HTML fragments (a model text's HTML): no network, comments and processing
+    instructions left out; one per thread, as parser() is. A character reference HTML forbids
+    (`&#1;`) becomes U+FFFD, as in a browser."""
+    made = getattr(_parsers, "html", None)
+    if made is None:
+        made = _parsers.html = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
+    return made
+
+
 _parsers = threading.local()
 
 

@@ -51,8 +51,8 @@ BROKEN = {
 }
 EXPECTED = {
     "missing-file": [
-        ("V202", "bad.zip!imsmanifest.xml:72", "'items/q3.xml' is listed in the manifest but not in the package"),
-        ("V202", "bad.zip!imsmanifest.xml:88", "'items/q3.xml' is listed in the manifest but not in the package"),
+        ("V202", "bad.zip!imsmanifest.xml:71", "'items/q3.xml' is listed in the manifest but not in the package"),
+        ("V202", "bad.zip!imsmanifest.xml:87", "'items/q3.xml' is listed in the manifest but not in the package"),
         ("V404", "bad.zip!test.xml:22",
          "assessmentItemRef 'features-q3' points at 'items/q3.xml', which is not in the package"),
     ],

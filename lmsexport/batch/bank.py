@@ -1,4 +1,5 @@
-"""`build --bank NAME`: every quiz of a run in one Moodle question bank, `<out>/NAME.moodle.xml`.
+"""`build --bank NAME`: every quiz of a run in one file, `<out>/NAME<extension>`, written by a
+format whose flavour says it can (`Flavour.bank`; Moodle XML, one question bank of categories).
 
 A bank is all or nothing: it is written only when every source was read, because a bank
 missing a quiz would silently replace a complete one on import. It is always rebuilt (no
@@ -13,7 +14,7 @@ from typing import Callable
 
 from .. import formats as registry
 from ..diagnostics import Diagnostic, SourceSpan
-from ..package import write_atomic
+from ..package import Package, write_atomic
 from .outputs import OutputLock, remove_stale_parts
 from .pipeline import Build, OutputInvalid, SourceResult, find_sources, unwritable
 from ..validation import validate_files
@@ -23,6 +24,10 @@ class BankBuild(Build):
     """A `Build` that reads every source, lints them, then writes them into one bank."""
 
     def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
+        if len(self.settings.formats) != 1:
+            raise registry.UnknownFormat(f"a bank is one file in one format: choose one of "
+                                         f"{', '.join(registry.banks())}")
+        write_bank, options = registry.bank_writer(self.settings.formats[0])
         self.settings = replace(self.settings, formats=(), force=True)
         results = []
         owners: dict[str, str] = {}
@@ -39,12 +44,11 @@ class BankBuild(Build):
                 on_made(result)
         self._finish(results)
         if results and not any(result.failed for result in results):
-            self._write_bank(results)
+            package = write_bank([result.quiz for result in results], self.settings.bank, options)
+            self._write_bank(results, package)
         return results
 
-    def _write_bank(self, results: list[SourceResult]) -> None:
-        module, options = registry.writer("moodle")
-        package = module.write_bank([result.quiz for result in results], self.settings.bank, options)
+    def _write_bank(self, results: list[SourceResult], package: Package) -> None:
         target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
         findings = validate_files(package.files, source=target.as_posix())
         if findings:

@@ -279,7 +279,14 @@ class Build:
     """One run of `build`: plan, make (in parallel), check the batch, then write."""
 
     def __init__(self, settings: BuildSettings):
+        from ..rules.limits import left_to_writers
+
         self.settings = settings
+        known = registry.flavours()
+        written = (known[name][0] for name in settings.formats if name in known)
+        self.lint_ignore = (*settings.lint_ignore, *left_to_writers(written))
+        """The rules lint skips: the run's own, and the limits of the formats it writes, which
+        their writers report once, saying what the LMS gets instead (W652, W653, W601 ...)."""
         self.state = BuildState(settings.out_dir)
         self.configs: dict[Path, config.Config] = {}
         self.forked: background.ForkedCheck | None = None
@@ -335,7 +342,7 @@ class Build:
             if findings is None:
                 from ..rules.runner import check
 
-                findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
+                findings = check([r.quiz for r in made], ignore=self.lint_ignore, sources=list(by_source))
             for finding in findings:
                 by_source[finding.span.file].diagnostics.append(replace(finding, severity=Severity.WARNING))
         if self.settings.strict:
@@ -358,7 +365,7 @@ class Build:
     def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
         """`make`, with the source read and linted meanwhile in a child process (background.py)."""
         read = functools.partial(_read_one, path, data, defaults, self.settings.source_format)
-        self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, path.as_posix())
+        self.forked = background.ForkedCheck.start(read, self.lint_ignore, path.as_posix())
         return make(path, data, defaults, self.settings)
 
     def _plan(self, sources: list[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
@@ -392,7 +399,7 @@ class Build:
         this run switches off (`--ignore`, `--no-lint`)."""
         if not code.startswith("L"):
             return True
-        return self.settings.lint and code not in self.settings.lint_ignore
+        return self.settings.lint and code not in self.lint_ignore
 
     def _defaults(self, folder: Path) -> dict:
         """Header defaults from the lmsexport.toml that applies to `folder` (read once a run)."""

@@ -6,7 +6,8 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
 - `NAME`: the folder's name, used by `--from` and `lmsexport.read(..., format=NAME)`;
 - `DESCRIPTION`: one line for `lmsexport formats`;
 - `EXTENSIONS`: the file suffixes its reader takes (`()` when it has no reader);
-- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none);
+- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none); a
+  flavour with `bank=True` also writes many quizzes into one file (`write_bank`, `--bank`);
 - `sniff(data: bytes) -> float`: how sure (0..1) it is that `data` is one of its files, for
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
@@ -16,16 +17,22 @@ lmsexport/validation.py for what that module offers).
 Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
 `Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
 them only through the functions here.
+
+Limits: a format whose target cuts or loses text beyond some length declares it once, as
+`LIMITS` (a tuple of `package.Limit`) in `<name>/limits.py`; its writer warns with those
+numbers, and lint asks `limits(name)` for them (lmsexport/rules/limits.py).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
-from ..package import Flavour, WriteOptions
+from ..package import Flavour, Limit, Package, WriteOptions
 
 FORMATS = ("qti21", "qti12", "moodle", "scorm", "json", "text", "gift", "aiken", "text2qti", "sheet")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
@@ -76,6 +83,27 @@ def writer(name: str) -> tuple[ModuleType, WriteOptions]:
         raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(known)}")
     format_name, flavour = known[name]
     return importlib.import_module(f"{__name__}.{format_name}.writer"), WriteOptions(flavour=flavour.flavour)
+
+
+def banks() -> list[str]:
+    """The `--format` names whose writers put many quizzes into one file (`build --bank`)."""
+    return [name for name, (_, flavour) in flavours().items() if flavour.bank]
+
+
+def bank_writer(name: str) -> tuple[Callable[..., Package], WriteOptions]:
+    """`write_bank(quizzes, name, options) -> Package` for a `--format` name, and its options."""
+    if name not in banks():
+        raise UnknownFormat(f"--format {name} writes one file per quiz, not a bank of many; "
+                            f"a bank is written by {', '.join(banks())}")
+    module, options = writer(name)
+    return module.write_bank, options
+
+
+def limits(name: str) -> tuple[Limit, ...]:
+    """What the target of the format `name` keeps at most: its `limits` module's `LIMITS`, else none."""
+    declaration(name)
+    module = f"{__name__}.{name}.limits"
+    return importlib.import_module(module).LIMITS if importlib.util.find_spec(module) else ()
 
 
 def expand_formats(names: list[str]) -> list[str]:

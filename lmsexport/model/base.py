@@ -242,3 +242,11 @@ class Quiz:
     @property
     def total_points(self) -> float:
         return sum(question.points for question in self.questions)
+
+    def where(self, question: Question | None = None) -> SourceSpan:
+        """Where a message about `question`, or about the quiz as a whole, points: the
+        question's position, else the file the quiz's questions were read from (the model
+        keeps no position of the quiz itself), else the quiz id."""
+        if question is not None and question.source is not None:
+            return question.source
+        return next((SourceSpan(q.source.file) for q in self.questions if q.source is not None), SourceSpan(self.id))

@@ -9,7 +9,6 @@ association lists): code, name, severity, one-line summary, function.
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -17,6 +16,7 @@ from typing import Callable, Iterator
 from ..diagnostics import Severity
 from ..ids import letters
 from ..model import Choice, FillBlanks, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text
+from ..text import html_words
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
@@ -160,24 +160,18 @@ def _kind_parts(question: Question, number: int, part, lang: str | None) -> Iter
                 yield part(answer.feedback, "feedback", f"the feedback of answer {index} {where}")
 
 
-_TAG = re.compile(r"<[^>]*>")
-_CODE_ELEMENT = re.compile(r"<(code|pre|kbd|samp)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 
 
 def visible(part: Part | Text) -> str:
-    """The characters a learner sees: HTML tags removed and entities decoded."""
-    if part.format != "html" or ("<" not in part.value and "&" not in part.value):
-        return part.value
-    return html.unescape(_TAG.sub(" ", part.value))
+    """The words a learner sees (text.html_words); a plain text as it is."""
+    return html_words(part.value) if part.format == "html" else part.value
 
 
 def prose(part: Part | Text) -> str:
     """The visible text without code (`code` spans, <code>/<pre>), where `%s` or `{0}` are meant."""
     value = part.value
     if part.format == "html":
-        if "<" not in value and "&" not in value:
-            return value
-        return html.unescape(_TAG.sub(" ", _CODE_ELEMENT.sub(" ", value)))
+        return html_words(value, code=False)
     return _CODE_SPAN.sub(" ", value) if "`" in value else value
 

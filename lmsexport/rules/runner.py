@@ -30,10 +30,8 @@ def unknown_codes(codes: Iterable[str]) -> list[str]:
 
 
 def _origin(quiz: Quiz, source: str | None) -> SourceSpan:
-    """Where findings about the quiz as a whole point: its file (the model has no quiz line)."""
-    if source is None:
-        source = next((q.source.source for q in quiz.questions if q.source), quiz.id)
-    return SourceSpan(source)
+    """Where findings about the quiz as a whole point: the file it was read from, if given."""
+    return quiz.where() if source is None else SourceSpan(source)
 
 
 def _diagnostic(rule: Rule, finding: Finding, origin: SourceSpan) -> Diagnostic:

@@ -8,7 +8,7 @@ at Moodle's default where the model has nothing for it, so no question depends o
 importer default; `<hidden>` is left out because no importer reads it. HTML goes into
 `<text>` escaped by lxml, not in CDATA: Moodle's parser decodes both alike, and escaping
 needs no special case for `]]>`. Images travel inside the text that shows them, as base64
-`<file>`s linked with `@@PLUGINFILE@@`. `moodle_kinds` writes each question kind;
+`<file>`s linked with `@@PLUGINFILE@@`. `writer_kinds` writes each question kind;
 docs/formats/moodle.md describes the whole mapping.
 """
 
@@ -25,13 +25,12 @@ from urllib.parse import quote
 
 from lxml import etree
 
-from ...diagnostics import Diagnostic, Severity, SourceSpan
+from ...diagnostics import Log
 from ...model import Asset, Question, Quiz, Text
-from .rules import (
-    IDNUMBER_LIMIT, NAME_LIMIT, category_path, file_place, label, mark_language, moodle_tag, question_name,
-    shorten,
-)
+from .limits import IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
+from .rules import category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
+from ...text import shorten
 from ...xml import element, number, sub
 from .writer_kinds import KIND_WRITERS, grades
 
@@ -64,31 +63,32 @@ class _Bank:
 
     names: set[str] = field(default_factory=set)
     categories: set[str] = field(default_factory=set)
-    warnings: list[Diagnostic] = field(default_factory=list)
+    log: Log = field(default_factory=Log)
 
     def package(self, stem: str, questions: Iterable) -> Package:
         content = _document(questions)
-        return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION, warnings=self.warnings)
+        return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION,
+                       warnings=self.log.diagnostics)
 
     def questions(self, quiz: Quiz, parents: list[str]) -> Iterator:
         """The quiz's category question, then its questions: `<question>` elements, one at a time."""
         fitted = self.fit(quiz.title, quiz, "the quiz title", category=True)
         title = _unique(fitted, self.categories)
         if title != fitted:
-            self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
-                      f"the category {title!r}", _quiz_span(quiz))
+            self.log.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
+                          f"the category {title!r}", quiz.where())
         yield self._category(quiz, [*parents, title])
         self._quiz_settings(quiz)
         assets = {asset.path: asset for asset in quiz.assets}
         for asset in quiz.assets:
             folder, filename = file_place(asset.path)
             if f"{folder}{filename}" != f"/{asset.path}":
-                self.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: Moodle's "
-                          "file names cannot hold & < > \" ` | ' : or \\", _quiz_span(quiz))
+                self.log.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: "
+                              "Moodle's file names cannot hold & < > \" ` | ' : or \\", quiz.where())
         for question in quiz.questions:
             if question.kind not in KIND_WRITERS:
-                self.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
-                          "does not support yet; it is left out", _span(quiz, question))
+                self.log.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
+                              "does not support yet; it is left out", quiz.where(question))
                 continue
             qtype, write_kind = KIND_WRITERS[question.kind]
             out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
@@ -106,8 +106,8 @@ class _Bank:
         if category:
             fitted = fitted.lstrip("/").strip() or quiz.id
         if fitted != value:
-            self.warn("W652", f"{what} {value!r} is written as {fitted!r}, which Moodle keeps as it is",
-                      _span(quiz, question))
+            self.log.warn("W652", f"{what} {value!r} is written as {fitted!r}, which Moodle keeps as it is",
+                          quiz.where(question))
         return fitted
 
     def _quiz_settings(self, quiz: Quiz) -> None:
@@ -117,12 +117,9 @@ class _Bank:
         kept = [what for what, value in (("the pass mark", settings.pass_mark), ("the time limit", settings.time_limit),
                                          ("the number of attempts", settings.attempts)) if value is not None]
         if kept:
-            self.warn("W660", f"{', '.join(kept)} of the quiz cannot go into a Moodle question bank",
-                      _quiz_span(quiz), "set them on the quiz in Moodle (Quiz settings: Grade, Timing) "
-                      "after adding its questions from the bank")
-
-    def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
-        self.warnings.append(Diagnostic(code, message, span, hint, severity=Severity.WARNING))
+            self.log.warn("W660", f"{', '.join(kept)} of the quiz cannot go into a Moodle question bank",
+                          quiz.where(), "set them on the quiz in Moodle (Quiz settings: Grade, Timing) "
+                          "after adding its questions from the bank")
 
     def _category(self, quiz: Quiz, path: list[str]):
         """The category question: Moodle puts the questions after it into that category.
@@ -132,8 +129,8 @@ class _Bank:
         sub(sub(node, "category"), "text", text=category_path(path))
         info = _html(quiz.description, quiz.lang)
         for path_ in _image_paths(info, {asset.path for asset in quiz.assets}):
-            self.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
-                      "category's description; it is left as a link Moodle cannot resolve", _quiz_span(quiz))
+            self.log.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
+                          "category's description; it is left as a link Moodle cannot resolve", quiz.where())
         sub(sub(node, "info", {"format": "html"}), "text", text=info)
         sub(node, "idnumber", text=_idnumber(quiz.id))
         return node
@@ -169,7 +166,7 @@ class QuestionOut:
         sub(self.node, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{question.id}"))
 
     def fragment(self, text: Text | None) -> str:
-        """A text as the HTML Moodle shows, marked with its language (see moodlerules.mark_language)."""
+        """A text as the HTML Moodle shows, marked with its language (see rules.mark_language)."""
         return _html(text, self.lang)
 
     def rich(self, parent, name: str, text: Text | None = None, attrib: dict | None = None, *,
@@ -201,7 +198,7 @@ class QuestionOut:
         return _IMG_SRC.sub(link, fragment), list(used.values())
 
     def warn(self, code: str, message: str) -> None:
-        self.bank.warn(code, message, _span(self.quiz, self.question))
+        self.bank.log.warn(code, message, self.quiz.where(self.question))
 
     def tags(self) -> None:
         """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""
@@ -212,7 +209,7 @@ class QuestionOut:
         for tag in tags:
             stored = moodle_tag(tag)
             if stored != tag:
-                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
+                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold {TAG_LIMIT} characters, "
                           "without < > or `)")
             sub(sub(parent, "tag"), "text", text=tag)
 
@@ -261,14 +258,3 @@ def _idnumber(value: str) -> str:
     digest = hashlib.blake2b(value.encode("utf-8"), digest_size=5).hexdigest()
     return f"{value[: IDNUMBER_LIMIT - len(digest) - 1]}-{digest}"
 
-
-def _span(quiz: Quiz, question: Question | None) -> SourceSpan:
-    if question is not None and question.source is not None:
-        return question.source
-    return _quiz_span(quiz)
-
-
-def _quiz_span(quiz: Quiz) -> SourceSpan:
-    """Where a quiz came from: the file of its questions (the model keeps no quiz position)."""
-    sources = [q.source.source for q in quiz.questions if q.source is not None]
-    return SourceSpan(sources[0] if sources else quiz.id)

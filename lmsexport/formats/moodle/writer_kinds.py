@@ -18,7 +18,8 @@ from ...model import (
     Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text,
     TrueFalse,
 )
-from .rules import POSITIVE_GRADES, adds_up, html_words, join_feedback, mark_language, nearest_grade
+from .rules import POSITIVE_GRADES, adds_up, join_feedback, mark_language, nearest_grade
+from ...text import html_words, words
 from ...xml import number, sub
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def _cloze_gap(out: QuestionOut, gap: Gap, weight: int) -> str:
         (choice,) = gap.choices
         out.warn("W658", f"gap {gap.id} of question {out.question.id} is a drop-down with one choice, which Moodle "
                  "refuses; it is written as a typed gap accepting that choice")
-        return moodlecloze.write_gap(weight, "SHORTANSWER", [(100, html_words(choice.text.html()), "")])
+        return moodlecloze.write_gap(weight, "SHORTANSWER", [(100, words(choice.text), "")])
     kind = "MULTICHOICE_S" if out.quiz.settings.shuffle else "MULTICHOICE"
     return moodlecloze.write_gap(weight, kind, [(100 if c.correct else 0, c.text.html(), _bare_html(c.feedback))
                                                 for c in gap.choices])
@@ -270,11 +271,11 @@ def _plain(out: QuestionOut, text: Text) -> str:
     """A right-hand matching item as the plain text Moodle shows, with a warning when markup is lost."""
     if text.format == "plain":
         return text.value
-    words = html_words(text.value)
-    if Text(words).html() != text.value or "\\(" in words or "\\[" in words:
-        out.warn("W657", f"the matching item {words!r} of question {out.question.id} has formatting, an image or "
+    shown = html_words(text.value)
+    if Text(shown).html() != text.value or "\\(" in shown or "\\[" in shown:
+        out.warn("W657", f"the matching item {shown!r} of question {out.question.id} has formatting, an image or "
                  "math, but Moodle shows right-hand items as plain text; it is written as its words")
-    return words
+    return shown
 
 
 def _bare_html(text: Text | None) -> str:

@@ -22,6 +22,7 @@ from ....model import (
     Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering,
     Question, ShortAnswer, Text, TrueFalse,
 )
+from ....text import default_title
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, score_set, typed_answers
@@ -59,7 +60,7 @@ def read_question(root, item: Item) -> Question:
                                    incorrect_feedback=incorrect)
     feedback.finish()
     title = root.get("title")
-    return dataclasses.replace(question, title=title) if title and title != names.default_title(question) else question
+    return dataclasses.replace(question, title=title) if title and title != default_title(question.prompt, question.id) else question
 
 
 def interactions_of(root) -> list:

@@ -1,10 +1,10 @@
 """The QTI 2.1 interaction, response declaration and scoring of each question kind (part 1).
 
 QTI 2.1 info model: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
-Part of the QTI writer (writers/qti21.py, which adds the outcomes, the stem and the
+Part of the QTI writer (writer/__init__.py, which adds the outcomes, the stem and the
 feedback around what these return). Choice, true/false, essay, matching, ordering and
 text blocks here; typed answers (short answer, numeric, fill in the blanks) in
-qti21_typed.py. docs/formats/qti21.md has the table of kinds and how each scores.
+typed.py. docs/formats/qti21.md has the table of kinds and how each scores.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .. import names
 from ....model import Choice, Description, Essay, Matching, MultipleChoice, Ordering, Question, Text, TrueFalse
+from ....text import words
 from ....xml import number, sub
 from .body import TextWriter
 from .processing import condition, set_outcome, share, show, value, variable, x
@@ -36,7 +37,7 @@ class Context:
     shuffle: bool
     lang: str | None
     text: TextWriter
-    log: object
+    """Writes its texts and numbers, and its warnings."""
 
 
 @dataclass
@@ -72,9 +73,9 @@ def write_multiple_choice(context: Context) -> Parts:
     question: MultipleChoice = context.question
     if question.multiple_response and len(question.correct_choices) == 1:
         # Canvas picks the type from the number of correct options (choice_interaction.rb set_question_type).
-        context.log.warn(question, "W803", f"question {question.id} has checkboxes but one correct option: Canvas "
-                         "imports it as a multiple-choice (radio button) question", "mark a second option correct, "
-                         "or change its type in Canvas after the import; QTI engines keep the checkboxes")
+        context.text.warn("W803", f"question {question.id} has checkboxes but one correct option: Canvas "
+                          "imports it as a multiple-choice (radio button) question", "mark a second option correct, "
+                          "or change its type in Canvas after the import; QTI engines keep the checkboxes")
     return _choices(context, question.choices, question.multiple_response)
 
 
@@ -163,10 +164,10 @@ def write_matching(context: Context) -> Parts:
 def write_ordering(context: Context) -> Parts:
     """orderInteraction, all or nothing: the whole order right gives the points."""
     question: Ordering = context.question
-    context.log.warn(question, "W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
-                     "orderInteraction as an error question (\"No question type used\")",
-                     "for Canvas, build --format canvas, which writes it as a matching of items to positions; "
-                     "QTI engines keep the ordering")
+    context.text.warn("W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
+                      "orderInteraction as an error question (\"No question type used\")",
+                      "for Canvas, build --format canvas, which writes it as a matching of items to positions; "
+                      "QTI engines keep the ordering")
     response = declaration(names.RESPONSE, "ordered", "identifier", [item.id for item in question.items])
     interaction = x("orderInteraction", {"responseIdentifier": names.RESPONSE, "shuffle": _flag(context.shuffle)})
     for position in display_order([item.text for item in question.items]):
@@ -184,9 +185,9 @@ def write_ordering(context: Context) -> Parts:
 def write_description(context: Context) -> Parts:
     """A text block: an item with no interaction, no response and no score (QTI 2.1 allows it)."""
     assert isinstance(context.question, Description)
-    context.log.warn(context.question, "W810", f"{context.question.id} is a text block: Canvas imports a QTI 2.1 item "
-                     "without an interaction as an error question (\"No question type used\")",
-                     "for Canvas, build --format canvas, which writes it as a text-only question; QTI engines show it")
+    context.text.warn("W810", f"question {context.question.id} is a text block: Canvas imports a QTI 2.1 item "
+                      "without an interaction as an error question (\"No question type used\")",
+                      "for Canvas, build --format canvas, which writes it as a text-only question; QTI engines show it")
     return Parts(solution=False)
 
 
@@ -195,7 +196,7 @@ def display_order(texts: list[Text], fixed: int | None = None) -> list[int]:
     says nothing about the answer (not every LMS shuffles), and reversed when sorting kept the
     key's order. Items from `fixed` on (matching distractors) keep their order among themselves,
     so a reader gets them back as the model has them."""
-    keys = [" ".join(names.plain_text(text).casefold().split()) for text in texts]
+    keys = [words(text).casefold() for text in texts]
     limit = len(texts) if fixed is None else fixed
     order = sorted(range(len(texts)), key=lambda n: (keys[n], n))
     if [n for n in order if n < limit] == list(range(limit)):

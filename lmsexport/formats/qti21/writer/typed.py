@@ -1,7 +1,7 @@
 """The QTI 2.1 items of typed answers: short answer, numeric, fill in the blanks (part 2).
 
 QTI 2.1 info model: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
-Part of the QTI writer (writers/qti21.py; part 1 is qti21_kinds.py). A typed answer is a
+Part of the QTI writer (writer/__init__.py; part 1 is kinds.py). A typed answer is a
 textEntryInteraction. Accepted strings are a `mapping` (`caseSensitive` per the question)
 scored by `map_response`; an answer with Moodle's `*` wildcard needs a pattern, which a
 mapping cannot hold, so such a question is scored by explicit rules: `stringMatch` /
@@ -42,11 +42,11 @@ def write_numeric(context: Context) -> Parts:
     """`equal` with toleranceMode absolute (or exact), the answers tried in order."""
     question: Numeric = context.question
     if any(answer.tolerance for answer in question.answers):
-        context.log.warn(question, "W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
-                         "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
-                         "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
-    written = [(context.log.number(a.value, "an answer", question),
-                context.log.number(a.tolerance, "a tolerance", question) if a.tolerance else None)
+        context.text.warn("W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
+                          "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
+                          "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
+    written = [(context.text.number(a.value, "an answer"),
+                context.text.number(a.tolerance, "a tolerance") if a.tolerance else None)
                for a in question.answers]
     full = next(n for n, answer in enumerate(question.answers) if answer.credit == 100)
     response = declaration(names.RESPONSE, "single", "float", [written[full][0]])
@@ -77,10 +77,10 @@ def write_fill_blanks(context: Context) -> Parts:
     if len(parts.interactions) > 1:
         # Canvas guesses the type from the first interaction it finds: textEntry wins, and each
         # gap's correctResponse becomes its accepted text (fill_in_the_blank.rb process_text_entry).
-        context.log.warn(question, "W807", f"question {question.id} mixes typed and drop-down gaps: Canvas classic "
-                         "quizzes import every gap as typed, a drop-down keyed by its choice's identifier",
-                         "for Canvas, build --format canvas, or make every gap typed or every gap a drop-down; "
-                         "QTI engines keep both")
+        context.text.warn("W807", f"question {question.id} mixes typed and drop-down gaps: Canvas classic "
+                          "quizzes import every gap as typed, a drop-down keyed by its choice's identifier",
+                          "for Canvas, build --format canvas, or make every gap typed or every gap a drop-down; "
+                          "QTI engines keep both")
     parts.scoring = []
     interactions = {}
     for gap in question.gaps:

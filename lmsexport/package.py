@@ -59,6 +59,9 @@ class WriteOptions:
     """How to write: the flavour of a format that has several (SCORM `1.2` / `2004`)."""
 
     flavour: str = ""
+    companions: frozenset[str] = frozenset()
+    """The other `--format`s the same build writes. A writer leaves out the advice to build one
+    of them (QTI 2.1's "for Canvas, build --format canvas") when the build already does."""
 
 
 @dataclass(frozen=True)

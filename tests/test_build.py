@@ -192,3 +192,13 @@ def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(t
     assert "fsdp-yo.qti.zip:1: error: simulated schema error [V103]" in result.stderr
     assert "fails its own schema; this is a bug" in result.stderr
     assert sorted(p.name for p in tmp_path.glob("*.zip")) == ["data-parallel-vi.qti.zip", "zero-id.qti.zip"]
+
+
+def test_qti_advice_to_build_for_canvas_is_left_out_when_the_build_writes_canvas(tmp_path):
+    quiz = str(ROOT / "examples" / "all-kinds" / "quiz.txt")
+    alone = _build(quiz, "-f", "qti", "-o", str(tmp_path / "a"), "--no-lint")
+    both = _build(quiz, "-f", "qti,canvas", "-o", str(tmp_path / "b"), "--no-lint")
+    assert alone.exit_code == both.exit_code == 0
+    for code in ("W807", "W809", "W810", "W811"):
+        assert f"[{code}]" in alone.stderr and f"[{code}]" not in both.stderr
+    assert "[W851]" in both.stderr  # what Canvas itself cannot carry is still said

@@ -8,6 +8,8 @@ behaviour that needs a workbook built on the spot.
 
 from __future__ import annotations
 
+import re
+
 import codecs
 import io
 import subprocess
@@ -457,7 +459,9 @@ def test_the_starter_sheet_builds_to_every_format(name, tmp_path, monkeypatch):
                    and not path.name.startswith("."))
     assert built == ["canvas/quiz.canvas.zip", "moodle/quiz.moodle.xml", "qti/quiz.qti.zip",
                      "scorm12/quiz.scorm12.zip", "scorm2004/quiz.scorm2004.zip"]
-    assert "warning" not in result.stderr
+    # Only what Canvas cannot carry (ordering as matching, tags): nothing about the sheet itself.
+    codes = re.findall(r"warning: .*\[(\w+)\]", result.stderr)
+    assert codes and all(851 <= int(code[1:]) <= 862 for code in codes), codes
 
 
 def test_lint_findings_in_a_workbook_name_their_cell_in_every_report_form(tmp_path):

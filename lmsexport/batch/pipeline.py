@@ -231,6 +231,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
+            options = replace(options, companions=frozenset(settings.formats) - {name})
             package = module.write(result.quiz, options)
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)

@@ -48,9 +48,10 @@ _KINDS = {
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     log = Log()
     assets = {asset.path: asset for asset in quiz.assets}
+    advise_canvas = "canvas" not in (options or WriteOptions()).companions
     files, items = {}, []
     for question in quiz.questions:
-        root, info, holders = _item(quiz, question, log, assets)
+        root, info, holders = _item(quiz, question, log, assets, advise_canvas)
         files[names.item_path(question.id)] = serialize(root, verbatim=holders)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets)
@@ -61,10 +62,11 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     return Package(files, zipped=True, extension=EXTENSION, warnings=log.diagnostics)
 
 
-def _item(quiz: Quiz, question: Question, log: Log, assets: dict) -> tuple[object, ItemInfo, set]:
+def _item(quiz: Quiz, question: Question, log: Log, assets: dict,
+          advise_canvas: bool) -> tuple[object, ItemInfo, set]:
     text = TextWriter(log, quiz.where(question), assets)
     points = text.number(question.points, "points")
-    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text)
+    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, advise_canvas)
     parts = _KINDS[question.kind](context)
     title = question.title or default_title(question.prompt, question.id)
     root = _item_root(question.lang or quiz.lang)

@@ -38,6 +38,13 @@ class Context:
     lang: str | None
     text: TextWriter
     """Writes its texts and numbers, and its warnings."""
+    advise_canvas: bool = True
+    """Warn where Canvas imports the item as less than it is (W803, W807, W809-W811): not when the
+    same build writes the Canvas package (`--format canvas`), which carries those kinds."""
+
+    def canvas_advice(self, code: str, message: str, hint: str) -> None:
+        if self.advise_canvas:
+            self.text.warn(code, message, hint)
 
 
 @dataclass
@@ -73,7 +80,7 @@ def write_multiple_choice(context: Context) -> Parts:
     question: MultipleChoice = context.question
     if question.multiple_response and len(question.correct_choices) == 1:
         # Canvas picks the type from the number of correct options (choice_interaction.rb set_question_type).
-        context.text.warn("W803", f"question {question.id} has checkboxes but one correct option: Canvas "
+        context.canvas_advice("W803", f"question {question.id} has checkboxes but one correct option: Canvas "
                           "imports it as a multiple-choice (radio button) question", "mark a second option correct, "
                           "or change its type in Canvas after the import; QTI engines keep the checkboxes")
     return _choices(context, question.choices, question.multiple_response)
@@ -164,7 +171,7 @@ def write_matching(context: Context) -> Parts:
 def write_ordering(context: Context) -> Parts:
     """orderInteraction, all or nothing: the whole order right gives the points."""
     question: Ordering = context.question
-    context.text.warn("W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
+    context.canvas_advice("W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
                       "orderInteraction as an error question (\"No question type used\")",
                       "for Canvas, build --format canvas, which writes it as a matching of items to positions; "
                       "QTI engines keep the ordering")
@@ -185,7 +192,7 @@ def write_ordering(context: Context) -> Parts:
 def write_description(context: Context) -> Parts:
     """A text block: an item with no interaction, no response and no score (QTI 2.1 allows it)."""
     assert isinstance(context.question, Description)
-    context.text.warn("W810", f"question {context.question.id} is a text block: Canvas imports a QTI 2.1 item "
+    context.canvas_advice("W810", f"question {context.question.id} is a text block: Canvas imports a QTI 2.1 item "
                       "without an interaction as an error question (\"No question type used\")",
                       "for Canvas, build --format canvas, which writes it as a text-only question; QTI engines show it")
     return Parts(solution=False)

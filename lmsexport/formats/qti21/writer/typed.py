@@ -42,7 +42,7 @@ def write_numeric(context: Context) -> Parts:
     """`equal` with toleranceMode absolute (or exact), the answers tried in order."""
     question: Numeric = context.question
     if any(answer.tolerance for answer in question.answers):
-        context.text.warn("W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
+        context.canvas_advice("W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
                           "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
                           "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
     written = [(context.text.number(a.value, "an answer"),
@@ -77,7 +77,7 @@ def write_fill_blanks(context: Context) -> Parts:
     if len(parts.interactions) > 1:
         # Canvas guesses the type from the first interaction it finds: textEntry wins, and each
         # gap's correctResponse becomes its accepted text (fill_in_the_blank.rb process_text_entry).
-        context.text.warn("W807", f"question {question.id} mixes typed and drop-down gaps: Canvas classic "
+        context.canvas_advice("W807", f"question {question.id} mixes typed and drop-down gaps: Canvas classic "
                           "quizzes import every gap as typed, a drop-down keyed by its choice's identifier",
                           "for Canvas, build --format canvas, or make every gap typed or every gap a drop-down; "
                           "QTI engines keep both")

@@ -128,8 +128,3 @@ def quiz_page(shown, format_name: str) -> bytes | None:
         failures=shown.failures,
     ).encode("utf-8")
 
-
-def key_page(quiz) -> bytes:
-    from .key import render as render_key
-
-    return render_key(quiz).encode("utf-8")

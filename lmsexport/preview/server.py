@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from . import assets, pages
+from . import assets, key, pages
 from .quizzes import Quizzes
 
 HOST = "127.0.0.1"
@@ -119,7 +119,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             page = pages.quiz_page(shown, query.get("format", [""])[0])
             return (pages.HTML, page, pages.PAGE_POLICY) if page is not None else None
         if parts[2:] == ["key"] and shown.quiz is not None:
-            return pages.HTML, pages.key_page(shown.quiz), pages.KEY_POLICY
+            return pages.HTML, key.render(shown.quiz).encode("utf-8"), pages.KEY_POLICY
         player = shown.players.get(parts[2])
         name = "/".join(parts[3:])
         if player is None or name not in player.files:

@@ -9,7 +9,6 @@ sanitiser, determinism, and the command itself.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

@@ -8,6 +8,7 @@ in tests/browser/test_preview.py.
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import re
@@ -21,7 +22,7 @@ from lxml import html
 
 import lmsexport
 from lmsexport.cli import main
-from lmsexport.preview import assets
+from lmsexport.preview import assets, pages
 from lmsexport.preview.quizzes import Quizzes
 from lmsexport.preview.server import Preview
 from lmsexport.rules.runner import check
@@ -259,3 +260,31 @@ def test_ctrl_c_stops_it_cleanly(folder):
         assert running.stderr[-1] == "preview stopped"
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_open_shows_it_in_the_browser_and_ctrl_c_ends_with_status_0(folder, monkeypatch):
+    opened, served = [], []
+
+    def interrupted(self):
+        served.append(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("webbrowser.open", opened.append)
+    monkeypatch.setattr(Preview, "serve_forever", interrupted)
+    result = CliRunner().invoke(main, ["preview", str(folder), "--open"])
+    assert result.exit_code == 0, result.output
+    (url,) = opened
+    assert result.stdout == f"previewing 1 quiz at {url} (Ctrl-C to stop)\n"
+    assert result.stderr == "preview stopped\n"
+    (preview,) = served
+    assert preview.server.socket.fileno() == -1  # closed
+    assert not preview.watcher._thread.is_alive()
+
+
+def test_a_quiz_no_scorm_writer_could_write_still_shows_its_panels(folder, monkeypatch):
+    quizzes = Quizzes([folder])
+    quizzes.refresh()
+    shown = dataclasses.replace(quizzes.get("good"), players={}, failures={"scorm2004": "ValueError: boom"})
+    page = html.fromstring(pages.quiz_page(shown, ""))
+    assert page.xpath("//iframe") == [] and page.xpath("//section[@id='lms']") == []
+    assert "ValueError: boom" in page.xpath("//section[@id='problems']")[0].text_content()

@@ -109,10 +109,11 @@ def index_page(shown: list, trouble: str | None) -> bytes:
 
 def quiz_page(shown, format_name: str) -> bytes | None:
     """A quiz in one of its players (`format_name`, default the last: SCORM 2004) with its panels;
-    its errors instead when it could not be read. None for a format it has no player in."""
+    its errors instead when it could not be read; the panels alone if no SCORM writer could write
+    it (a bug, which they show). None for a format it has no player in."""
     players = list(shown.players)
     chosen = format_name or (players[-1] if players else "")
-    if shown.quiz is not None and chosen not in shown.players:
+    if players and chosen not in shown.players:
         return None
     player = shown.players.get(chosen)
     setup = None if player is None else {

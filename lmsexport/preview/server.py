@@ -1,6 +1,7 @@
 """`lmsexport preview`: a local web server that shows each quiz in its SCORM player, live.
 
-The stdlib's ThreadingHTTPServer, bound to 127.0.0.1 only. Its addresses:
+The stdlib's ThreadingHTTPServer, bound to 127.0.0.1 only; pages learn of changes through
+server-sent events (https://html.spec.whatwg.org/multipage/server-sent-events.html). Its addresses:
 
     /                                the index of the quizzes found
     /events                          server-sent events: `change`, with the slugs whose page changed

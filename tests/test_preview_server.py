@@ -102,7 +102,7 @@ def test_the_index_lists_the_quizzes(shared):
 def test_the_quiz_page_shows_lint_and_every_formats_warnings_with_their_lines(shared):
     page = html.fromstring(ask(shared, "/quiz/good/").body)
     formats = page.xpath("//section[@id='problems']/h3/@data-format")
-    assert formats == list(lmsexport.formats.everything())
+    assert formats == list(lmsexport.formats.flavours())
     essay_line = GOOD.splitlines().index("2. Why?") + 1
     for name in ("scorm12", "scorm2004"):
         (heading,) = page.xpath(f"//h3[@data-format='{name}']")

@@ -1,8 +1,8 @@
 """What the preview shows: each source given, read, written in every LMS format, linted.
 
 A source is read as `build` reads it (its suffix and content, or `--from`; the nearest
-lmsexport.toml's `[defaults]`), then written with every flavour `--format all` builds,
-through the registry, and linted (`rules.runner.check`). The SCORM packages are kept in
+lmsexport.toml's `[defaults]`), then written in every flavour of every format the registry
+knows (`registry.flavours()`), and linted (`rules.runner.check`). The SCORM packages are kept in
 memory: their files are what the preview serves, exactly as the package carries them,
 launched as an LMS launches them (the manifest's resource `href`, its pass mark and time
 limit handed to the runtime). A source that cannot be read keeps its located errors.
@@ -61,7 +61,7 @@ class Shown:
     """The reader's warnings: what the source holds that the model cannot."""
     lint: tuple[Diagnostic, ...] = ()
     writers: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
-    """`--format` name -> that writer's warnings, for every LMS format."""
+    """`--format` name -> that writer's warnings, for every format written."""
     failures: dict[str, str] = field(default_factory=dict)
     """`--format` name -> the exception a writer raised (a bug in lmsexport)."""
     players: dict[str, Player] = field(default_factory=dict, repr=False)
@@ -130,10 +130,10 @@ def read_quiz(path: Path, data: bytes | None = None, defaults: dict | None = Non
 
 
 def _write_all(quiz: Quiz) -> tuple[dict, dict, dict]:
-    """Every LMS format's warnings, the writers that failed, and the SCORM players."""
+    """Every writer's warnings (each `--format` name), the writers that failed, and the SCORM players."""
     writers, failures, players = {}, {}, {}
     known = registry.flavours()
-    for name in registry.everything():
+    for name in known:
         module, options = registry.writer(name)
         try:
             package = module.write(quiz, options)

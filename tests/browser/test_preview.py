@@ -8,14 +8,11 @@ runtime in the page is the scorm-again the wheel ships (lmsexport/preview/static
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: running.py
-
-from running import Running, retrying  # noqa: E402
+from running import Running, retrying
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = ["a", "b", "c", "d", "a", "b", "c", "d"]

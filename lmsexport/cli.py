@@ -20,7 +20,7 @@ import click
 
 from . import formats as registry
 from ._version import __version__
-from .diagnostics import SourceError
+from .diagnostics import Severity, SourceError
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
@@ -188,8 +188,11 @@ def _echo_result(result, verbose: bool) -> None:
                    "suffix and content.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 @click.option("-v", "--verbose", is_flag=True, help="One line per source even on a terminal, with its timing.")
+@click.option("--watch", is_flag=True,
+              help="After building, watch the sources and rebuild each one that changes (one line per rebuild), "
+                   "until Ctrl-C.")
 def build(paths, formats, out, jobs, force, fail_fast, report, config_path, strict, ignore, no_lint, bank,
-          source_format, quiet, verbose) -> None:
+          source_format, quiet, verbose, watch) -> None:
     """Build packages from quiz files and folders of them.
 
     Folders are searched for sources (the suffixes lmsexport formats lists), never the
@@ -201,14 +204,16 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     written for it; the other sources are still built (exit status 1). Sources
     whose text, settings and lmsexport version are unchanged since the last build
     into OUT are not rebuilt (see --force). With --bank, nothing is written
-    unless every source is read.
+    unless every source is read. With --watch, build keeps running: each time a
+    source (or an image or lmsexport.toml it uses) changes, what changed is built
+    again, errors included, until Ctrl-C (exit status 0).
     """
     import os
 
     from .model import is_identifier
     from .batch.builds import builder
     from .batch.pipeline import BuildSettings, OutputInvalid, find_sources
-    from .batch.report import summary, to_json
+    from .batch.report import summary
 
     settings_file = _load_config(config_path)
     formats = formats or list(settings_file.formats)
@@ -245,9 +250,10 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         results = builder(settings).run(list(paths), on_made=progress)
     except OutputInvalid as exc:
         progress.close()
-        _echo_diagnostics(exc.diagnostics)
-        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
-        sys.exit(EXIT_INVALID_OUTPUT)
+        _echo_invalid(exc)
+        if not watch:
+            sys.exit(EXIT_INVALID_OUTPUT)
+        results = []
     progress.close()
     if not quiet or any(result.diagnostics for result in results):
         for result in results:
@@ -257,17 +263,79 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
                 _echo_result(result, verbose)
     seconds = time.perf_counter() - started
     if report:
-        from .package import write_atomic
-
-        write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+        _write_report(report, results, formats, seconds)
     if not quiet:
         click.echo(summary(results, seconds), err=True)
     if any(result.output_invalid for result in results):
-        click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it",
-                   err=True)
-        sys.exit(EXIT_INVALID_OUTPUT)
-    if any(result.failed for result in results):
+        _echo_invalid_written()
+        if not watch:
+            sys.exit(EXIT_INVALID_OUTPUT)
+    if watch:
+        _rebuild_on_change(settings, list(paths), report)
+    elif any(result.failed for result in results):
         sys.exit(1)
+
+
+def _echo_invalid(exc) -> None:
+    _echo_diagnostics(exc.diagnostics)
+    click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
+
+
+def _echo_invalid_written() -> None:
+    click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it", err=True)
+
+
+def _write_report(report: Path, results, formats, seconds: float) -> None:
+    from .batch.report import to_json
+    from .package import write_atomic
+
+    write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+
+
+def _echo_rebuild(result) -> None:
+    """`build --watch`: a rebuilt source's problems, then its one line (with the time of day)."""
+    _echo_diagnostics(result.diagnostics)
+    now = time.strftime("%H:%M:%S")
+    if result.output_invalid:
+        _echo_invalid_written()
+    if result.failed:
+        errors = sum(d.severity == Severity.ERROR for d in result.diagnostics)
+        click.echo(f"{now} failed {result.source}: {_plural(errors, 'error')}")
+        return
+    warnings = f" ({_plural(len(result.warnings), 'warning')})" if result.warnings else ""
+    click.echo(f"{now} rebuilt {result.source} -> {', '.join(t.as_posix() for t in result.written)}{warnings}")
+
+
+def _rebuild_on_change(settings, paths: list[Path], report: Path | None) -> None:
+    """`build --watch`: build again after each batch of changes (only what changed is rebuilt:
+    the incremental state knows the rest is up to date), whatever went wrong, until Ctrl-C."""
+    from .batch.builds import builder
+    from .batch.pipeline import OutputInvalid
+    from .preview.watch import Watcher
+
+    watcher = Watcher(paths, ignore=(settings.out_dir,))
+    click.echo(f"watching {', '.join(p.as_posix() for p in paths)} for changes (Ctrl-C to stop)", err=True)
+    try:
+        for _ in watcher:
+            started = time.perf_counter()
+            try:
+                results = builder(settings).run(paths)
+            except OutputInvalid as exc:
+                _echo_invalid(exc)
+                continue
+            except OSError as exc:  # a source folder removed, an output folder not writable
+                click.echo(f"lmsexport: {exc}", err=True)
+                continue
+            for result in results:
+                if not result.skipped:
+                    _echo_rebuild(result)
+            if report:
+                _write_report(report, results, settings.formats, time.perf_counter() - started)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watcher.stop()
+    click.echo("stopped watching", err=True)
 
 
 @main.command()
@@ -377,4 +445,73 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         err=True,
     )
     if found["error"] or (strict and found["warning"]):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port to serve on, on 127.0.0.1.  [default: a free one, printed]")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the default web browser.")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read every source as this format instead of by its suffix and content.")
+def preview(paths: tuple[Path, ...], port: int, open_browser: bool, source_format: str | None) -> None:
+    """See quizzes as learners will, and what the LMS records, before uploading them.
+
+    Serves the quizzes under PATHS on 127.0.0.1 only: an index, then each quiz in the
+    SCORM player its package carries, hosted by a real SCORM runtime (scorm-again), beside
+    a panel showing what the LMS receives as you answer (interactions, score, status,
+    suspend data), the quiz's lint findings and every format's warnings, each with its
+    line. Saving a source reloads its page; a source with errors shows them instead,
+    until they are fixed. Ctrl-C stops it. See docs/preview.md.
+    """
+    from .preview.server import Preview
+
+    try:
+        shown = Preview(list(paths), port=port, source_format=source_format)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
+                                 param_hint="'--port'") from None
+    count = len(shown.quizzes.all())
+    click.echo(f"previewing {count} {'quiz' if count == 1 else 'quizzes'} at {shown.url} (Ctrl-C to stop)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(shown.url)
+    try:
+        shown.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shown.close()
+    click.echo("preview stopped", err=True)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("dist"),
+              show_default=True, help="Folder the answer keys are written to.")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read every source as this format instead of by its suffix and content.")
+def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
+    """Write a printable answer key for each quiz: OUT/<quiz id>.key.html.
+
+    Every question with its options (the correct ones marked), accepted answers and
+    their credit, tolerances, points, explanations and feedback, in the quiz's language
+    and writing direction; one self-contained HTML file, styled for paper: print it to
+    PDF from the browser. A source with errors gets no key (exit status 1).
+    """
+    from .batch.pipeline import find_sources
+    from .package import write_atomic
+    from .preview.key import answer_keys
+
+    failed = False
+    for path, target, page, diagnostics in answer_keys(find_sources(list(paths), out), out, source_format):
+        _echo_diagnostics(diagnostics)
+        if target is None:
+            failed = True
+            continue
+        write_atomic(target, page)
+        click.echo(f"wrote {path.as_posix()} -> {target.as_posix()}")
+    if failed:
         sys.exit(1)

@@ -57,6 +57,9 @@ class Package:
     """File name suffix of the written package, e.g. `.qti.zip` or `.json`."""
     warnings: list = field(default_factory=list)
     """Diagnostics for what the format could not express (never silently dropped)."""
+    companions: dict[str, bytes] = field(default_factory=dict)
+    """Files written beside an unzipped package, by their path relative to its folder: the
+    images a quiz text shows, which it refers to by these paths."""
 
     def to_bytes(self, *, timestamp: tuple[int, ...] | None = None) -> bytes:
         """The package as the bytes that go to disk."""

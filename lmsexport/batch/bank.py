@@ -14,7 +14,7 @@ from typing import Callable
 from .. import formats as registry
 from ..diagnostics import Diagnostic, SourceSpan
 from ..package import write_atomic
-from .pipeline import Build, OutputInvalid, SourceResult, find_sources
+from .pipeline import Build, OutputInvalid, SourceResult, find_sources, named_files
 from ..validation import validate_files
 
 
@@ -25,7 +25,7 @@ class BankBuild(Build):
         self.settings = replace(self.settings, formats=(), force=True)
         results = []
         owners: dict[str, str] = {}
-        for result, _ in self._make_all(find_sources(paths, self.settings.out_dir)):
+        for result, _ in self._make_all(find_sources(paths, self.settings.out_dir), named_files(paths)):
             if result.quiz is not None:
                 owner = owners.setdefault(result.quiz.id, result.source)
                 if owner != result.source:
@@ -37,8 +37,9 @@ class BankBuild(Build):
             if on_made:
                 on_made(result)
         self._finish(results)
-        if results and not any(result.failed for result in results):
-            self._write_bank(results)
+        quizzes = [result for result in results if not result.ignored]
+        if quizzes and not any(result.failed for result in quizzes):
+            self._write_bank(quizzes)
         return results
 
     def _write_bank(self, results: list[SourceResult]) -> None:

@@ -61,10 +61,10 @@ class BuildState:
 
     def record(
         self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list,
-        inputs: dict[str, str],
+        inputs: dict[str, str], companions: list[Path] = (),
     ) -> None:
-        """Remember a build: the files it read besides the source, what it wrote, its warnings
-        (a skipped rebuild shows them again)."""
+        """Remember a build: the files it read besides the source, what it wrote (and which of
+        those are files beside a package), its warnings (a skipped rebuild shows them again)."""
         self.entries[source] = {
             "fingerprint": print_,
             "inputs": dict(sorted(inputs.items())),
@@ -72,6 +72,8 @@ class BuildState:
             "questions": questions,
             "warnings": [warning.as_dict() for warning in warnings],
         }
+        if companions:
+            self.entries[source]["companions"] = sorted(path.as_posix() for path in companions)
 
     def forget(self, source: str) -> None:
         self.entries.pop(source, None)

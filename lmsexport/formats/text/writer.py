@@ -5,7 +5,7 @@ teacher would have typed: the settings in a `---` header, numbered questions wit
 attributes, marked options, `=` answers, `___` boxes, `{=...}` gaps and `>` feedback, and the
 images it shows as files beside it (`Package.companions`). Reading the text back gives the same
 quiz; docs/formats/text.md lists what comes back numbered afresh or normalised, and what the
-format cannot carry, which is warned about (W451-W459), never dropped silently.
+format cannot carry, which is warned about (W451-W458), never dropped silently.
 
 A quiz is written with `markup: plain` when every text fits it as it is, else with
 `markup: html` (see writer_lines). `writer_kinds` writes each kind's answer lines.
@@ -96,7 +96,7 @@ class _Writer:
     def _title(self) -> str:
         title, changed = one_line(self.quiz.title)
         if changed:
-            self.lost("W454", "a line break or spaces at the ends of the quiz's title", "it is written on one line")
+            self.lost("W453", "a line break or spaces at the ends of the quiz's title", "it is written on one line")
         return title
 
     def _header(self, title: str | None) -> list[str]:
@@ -120,7 +120,7 @@ class _Writer:
         for tag in tags:
             text, changed = one_line(tag)
             if changed or "," in tag or not text:
-                self.lost("W454", f"the tag {tag!r} (commas separate tags, spaces at the ends are trimmed)",
+                self.lost("W453", f"the tag {tag!r} (commas separate tags, spaces at the ends are trimmed)",
                           "it reads back as written here")
             written.append(text)
         return ", ".join(written)
@@ -128,7 +128,7 @@ class _Writer:
     def _lint(self, codes: tuple[str, ...]) -> str:
         kept = [code for code in codes if len(code) == 4 and code[0] == "L" and code[1:].isdigit()]
         if len(kept) != len(codes):
-            self.lost("W454", "lint settings that are not lint rule codes", "only the rule codes (L012) are written")
+            self.lost("W453", "lint settings that are not lint rule codes", "only the rule codes (L012) are written")
         return " ".join(f"-{code}" for code in kept)
 
     def _questions(self) -> list[list[str]]:
@@ -152,7 +152,7 @@ class _Writer:
         elif question.prompt.value:
             prompt = self.encoder.block(question.prompt, "prompt")
         else:
-            self.lost("W457", "a question without text", "the text reader refuses it (E207) until it has one")
+            self.lost("W456", "a question without text", "the text reader refuses it (E207) until it has one")
             prompt = [""]
         head = f"{position}. " if position else "Text: "
         lines = [f"{head}{prompt[0]}".rstrip(), *(f"{INDENT}{line}" if line else "" for line in prompt[1:])]
@@ -171,7 +171,7 @@ class _Writer:
         attributes = []
         title, changed = one_line(question.title or "")
         if changed:
-            self.lost("W454", "a line break or spaces at the ends of the question's title", "it is written on one line")
+            self.lost("W453", "a line break or spaces at the ends of the question's title", "it is written on one line")
         attributes += [("title", title)] if title else []
         if question.kind != "description" and question.points != self.points:
             attributes.append(("points", number(question.points)))
@@ -188,7 +188,7 @@ class _Writer:
         carried = {asset.path for asset in self.quiz.assets}
         for src in shown:
             if src not in carried:
-                self.lost("W456", f"the image {src}, which the quiz shows but does not carry",
+                self.lost("W455", f"the image {src}, which the quiz shows but does not carry",
                           "the text refers to it by that path: put the file there beside the quiz "
                           "(the text reader refuses images by URL, E162)")
 
@@ -197,8 +197,8 @@ class _Writer:
         self.label, self.span = None, self.where
         for asset in self.quiz.assets:
             if asset.path not in self.encoder.images:
-                self.lost("W456", f"the image {asset.path}, which no text shows",
+                self.lost("W455", f"the image {asset.path}, which no text shows",
                           "it is written beside the quiz, but reading the quiz back leaves it out")
             elif MEDIA_TYPES.get(posixpath.splitext(asset.path)[1].lower()) != asset.media_type:
-                self.lost("W456", f"the image {asset.path} as {asset.media_type}",
+                self.lost("W455", f"the image {asset.path} as {asset.media_type}",
                           "the text reader takes an image's type from its name")

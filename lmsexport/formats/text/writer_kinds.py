@@ -32,7 +32,7 @@ def choice_lines(out, question: MultipleChoice) -> list[str]:
         text = out.encoder.inline(choice.text, "choice")
         folded = " ".join(text.casefold().split())
         if folded in seen:
-            out.lost("W458", f"two options that read the same ({text!r})",
+            out.lost("W457", f"two options that read the same ({text!r})",
                      "the text reader refuses the question until one of them is reworded")
         seen.add(folded)
         if question.multiple_response:
@@ -59,7 +59,7 @@ def short_answer_lines(out, question: ShortAnswer) -> list[str]:
     for answer in question.answers:
         text, changed = one_line(answer.text)
         if changed:
-            out.lost("W454", f"a line break in the typed answer {answer.text!r}", "it is written on one line")
+            out.lost("W453", f"a line break in the typed answer {answer.text!r}", "it is written on one line")
         lines.append(f"{INDENT}={_credit(answer.credit)} {_typed(text if changed else answer.text)}")
         lines += item_feedback(out, answer.feedback)
     return lines
@@ -82,7 +82,7 @@ def matching_lines(out, question: Matching) -> list[str]:
     lines = []
     for pair in question.pairs:
         if not pair.left.value or not pair.right.value:
-            out.lost("W457", "a matching pair with an empty side", "it is written as it is: give both sides a text")
+            out.lost("W456", "a matching pair with an empty side", "it is written as it is: give both sides a text")
         left, right = out.encoder.inline(pair.left, "left"), out.encoder.inline(pair.right, "right")
         lines.append(f"{INDENT}{BULLET} {left} -> {right}".rstrip())
     for distractor in question.distractors:
@@ -98,24 +98,24 @@ def ordering_lines(out, question: Ordering) -> list[str]:
 def _gap(out, gap: Gap) -> str:
     """`{=answer =50% other}` or `{=right ~wrong}`, with `= ~ { } \\` escaped in each token."""
     if any(part.feedback for part in (*gap.answers, *gap.choices)):
-        out.lost("W455", "feedback on a gap's answers", "it is left out: put it in the explanation (>)")
+        out.lost("W454", "feedback on a gap's answers", "it is left out: put it in the explanation (>)")
     if gap.answers:
         tokens = []
         for answer in gap.answers:
             text, changed = one_line(answer.text)
             if changed:
-                out.lost("W454", f"spaces or a line break in the gap answer {answer.text!r}", f"it is written {text!r}")
+                out.lost("W453", f"spaces or a line break in the gap answer {answer.text!r}", f"it is written {text!r}")
             credit = _credit(answer.credit) or ("100%" if CREDIT.match(text) else "")
             tokens.append(f"={credit}{' ' if credit else ''}{escape_gap(text)}")
         return "{" + " ".join(tokens) + "}"
     choices = gap.choices
     if any(not choice.text.value and not choice.correct for choice in choices):
-        out.lost("W457", "a drop-down choice without text (a blank first entry?)", "it is left out")
+        out.lost("W456", "a drop-down choice without text (a blank first entry?)", "it is left out")
         choices = tuple(choice for choice in choices if choice.text.value or choice.correct)
     if any(not choice.text.value for choice in choices):
-        out.lost("W457", "a right drop-down choice without text", "the text reader refuses the gap until it has one")
+        out.lost("W456", "a right drop-down choice without text", "the text reader refuses the gap until it has one")
     if len(choices) == 1:
-        out.lost("W459", "a drop-down gap with a single choice", "it reads back as a typed gap")
+        out.lost("W458", "a drop-down gap with a single choice", "it reads back as a typed gap")
     return "{" + " ".join(("=" if c.correct else "~") + out.encoder.inline(c.text, "gap") for c in choices) + "}"
 
 
@@ -128,7 +128,7 @@ def sentence_lines(out, question: FillBlanks) -> list[str]:
         if isinstance(segment, Gap):
             parts.append(_gap(out, segment))
         elif GAP.search(segment):
-            out.lost("W454", "text that reads as a gap ({=...}) in a fill-in-the-blanks sentence",
+            out.lost("W453", "text that reads as a gap ({=...}) in a fill-in-the-blanks sentence",
                      "it reads back as a gap: reword it")
             parts.append(segment)
         else:
@@ -142,7 +142,7 @@ def sentence_lines(out, question: FillBlanks) -> list[str]:
             lines.append(line)
     if "\n".join(lines) == sentence and join_lines(lines) == sentence:
         return lines
-    out.lost("W454", "the layout of a fill-in-the-blanks sentence (line breaks, spaces at the ends of lines, "
+    out.lost("W453", "the layout of a fill-in-the-blanks sentence (line breaks, spaces at the ends of lines, "
              "lines that would read as options or answers)", "it is written with its lines trimmed and joined")
     return join_lines(lines).split("\n")
 

@@ -213,7 +213,8 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     import os
 
     from .model import is_identifier
-    from .batch.pipeline import Build, BuildSettings, OutputInvalid, find_sources
+    from .batch.pipeline import Build, BuildSettings, OutputInvalid
+    from .batch.sources import find_sources
     from .batch.report import summary, to_json
 
     settings_file = _load_config(config_path)
@@ -280,22 +281,23 @@ def _one_format(ctx, param, value: str) -> str:
 
 
 @main.command()
-@click.argument("source", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@click.argument("source", metavar="IN", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("-t", "--to", "target_format", required=True, metavar="FORMAT", callback=_one_format,
               help="Output format: qti, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
 @click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
-              help="Read SOURCE as this format instead of by its suffix and content (needed for some input "
-                   "on standard input).")
+              help="Read IN as this format (text, json, moodle, qti21) instead of by its suffix and content "
+                   "(needed for standard input that does not tell).")
 @click.option("-o", "--output", type=click.Path(allow_dash=True, path_type=Path),
               help="File (or folder) to write; - for standard output (text, json, moodle).  "
                    "[default: <quiz id><extension> in the current folder]")
 def convert(source: Path, target_format: str, source_format: str | None, output: Path | None) -> None:
     """Convert one quiz file into one file in another format.
 
-    SOURCE is a quiz in any format lmsexport reads (- for standard input); the output is one
-    file in any format it writes, `text` included, which makes any import an editable quiz.
-    It is validated before it is written; what a format cannot carry is warned about. A text
-    quiz's images are written beside it. Exit status 1 when the source has errors.
+    IN is a quiz in any format lmsexport reads (- for standard input); the output is one
+    file in any format it writes, `text` included, which makes any import an editable quiz
+    (docs/convert.md). It is validated before it is written; what a format cannot carry is
+    warned about. A text quiz's images are written beside it. Exit status 1 when the source
+    has errors.
     """
     from .batch.conversion import NotConvertible, convert_data, save, target
     from .batch.pipeline import OutputInvalid

@@ -14,7 +14,8 @@ from typing import Callable
 from .. import formats as registry
 from ..diagnostics import Diagnostic, SourceSpan
 from ..package import write_atomic
-from .pipeline import Build, OutputInvalid, SourceResult, find_sources, named_files
+from .pipeline import Build, OutputInvalid, SourceResult
+from .sources import find_sources, named_files
 from ..validation import validate_files
 
 

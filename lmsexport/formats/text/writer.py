@@ -79,6 +79,8 @@ class _Writer:
     def text(self) -> str:
         title = self._title()
         questions = self._questions()
+        if not questions:
+            self.lost("W456", "a quiz without questions", "the text reader refuses it (E401) until it has one")
         self.label, self.span = None, self.where
         lines = self._header(title if classify(title)[0] in PREAMBLE_BREAKS else None)
         lines += ["", title] if classify(title)[0] not in PREAMBLE_BREAKS else []

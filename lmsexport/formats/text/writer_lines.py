@@ -18,7 +18,7 @@ from decimal import Decimal
 from html.parser import HTMLParser
 
 from ...model import Text
-from .syntax import CHECKBOX, MATCH, MATH, POSITION, PREAMBLE_BREAKS, classify, escape_gap, join_lines
+from .syntax import CHECKBOX, MATCH, POSITION, PREAMBLE_BREAKS, classify, escape_gap, join_lines
 
 INDENT = "   "
 """Where option, answer and continuation lines start under a question's number."""

@@ -140,3 +140,9 @@ def test_two_images_of_one_name_cannot_share_an_output_folder(tmp_path):
                                        "-o", str(tmp_path / "out")])
     assert result.exit_code == 1
     assert "img/dot.png would be written by" in result.stderr and "with other content [E003]" in result.stderr
+
+
+def test_standard_input_of_any_format_is_told_by_its_content():
+    result = CliRunner().invoke(main, ["convert", "-", "--to", "text", "-o", "-"], input=MOODLE.read_bytes())
+    assert result.exit_code == 0, result.stderr
+    assert "@id: capital-fr" in result.stdout

@@ -82,8 +82,8 @@ class _Writer:
         if not questions:
             self.lost("W456", "a quiz without questions", "the text reader refuses it (E401) until it has one")
         self.label, self.span = None, self.where
-        lines = self._header(title if classify(title)[0] in PREAMBLE_BREAKS else None)
-        lines += ["", title] if classify(title)[0] not in PREAMBLE_BREAKS else []
+        in_header = classify(title)[0] in PREAMBLE_BREAKS  # `1. Basics` as a line would be a question
+        lines = self._header(title if in_header else None) + ([] if in_header else ["", title])
         if self.quiz.description is not None and self.quiz.description.value:
             shown = len(self.encoder.images)
             lines += ["", *self.encoder.block(self.quiz.description, "preamble")]

@@ -150,10 +150,17 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
+def _not_a_quiz(source: str) -> str:
+    return f"skipped {source}: not a quiz in any format lmsexport reads (name it on the command line to see why)"
+
+
 def _echo_result(result, verbose: bool) -> None:
     """What happened to one source: its problems, then one line (not for failures)."""
     _echo_diagnostics(result.diagnostics)
     if result.failed:
+        return
+    if result.ignored:
+        click.echo(_not_a_quiz(result.source))
         return
     if result.skipped:
         click.echo(f"up to date {result.source}")
@@ -198,7 +205,8 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     Folders are searched for sources (the suffixes lmsexport formats lists), never the
     output folder nor another build's; a file's content decides its format where a suffix
     is shared (a .xml is Moodle XML or a QTI item, a .txt lmsexport text or GIFT), unless
-    --from names it. Each quiz becomes
+    --from names it. A file found in a folder that is no quiz at all (a README.txt) is
+    skipped with a note. Each quiz becomes
     OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
     A source with errors is reported with file, line and a hint, and nothing is
     written for it; the other sources are still built (exit status 1). Sources
@@ -212,8 +220,9 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
 
     from .model import is_identifier
     from .batch.builds import builder
-    from .batch.pipeline import BuildSettings, OutputInvalid, find_sources
+    from .batch.pipeline import BuildSettings, OutputInvalid
     from .batch.report import summary
+    from .batch.sources import find_sources
 
     settings_file = _load_config(config_path)
     formats = formats or list(settings_file.formats)
@@ -338,6 +347,68 @@ def _rebuild_on_change(settings, paths: list[Path], report: Path | None) -> None
     click.echo("stopped watching", err=True)
 
 
+def _one_format(ctx, param, value: str) -> str:
+    known = registry.flavours()
+    if value not in known:
+        raise click.BadParameter(f"unknown output format {value!r}; choose one of {', '.join(known)} "
+                                 "(see lmsexport formats)")
+    return value
+
+
+@main.command()
+@click.argument("source", metavar="IN", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("-t", "--to", "target_format", required=True, metavar="FORMAT", callback=_one_format,
+              help="Output format: qti, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read IN as this format (text, json, moodle, qti21) instead of by its suffix and content "
+                   "(needed for standard input that does not tell).")
+@click.option("-o", "--output", type=click.Path(allow_dash=True, path_type=Path),
+              help="File (or folder) to write; - for standard output (text, json, moodle).  "
+                   "[default: <quiz id><extension> in the current folder]")
+def convert(source: Path, target_format: str, source_format: str | None, output: Path | None) -> None:
+    """Convert one quiz file into one file in another format.
+
+    IN is a quiz in any format lmsexport reads (- for standard input); the output is one
+    file in any format it writes, `text` included, which makes any import an editable quiz
+    (docs/convert.md). It is validated before it is written; what a format cannot carry is
+    warned about. A text quiz's images are written beside it. Exit status 1 when the source
+    has errors.
+    """
+    from .batch.conversion import NotConvertible, convert_data, save, target
+    from .batch.pipeline import OutputInvalid
+
+    stdin = source.as_posix() == "-"
+    try:
+        data = click.get_binary_stream("stdin").read() if stdin else None
+        conversion = convert_data(data, target_format, path=None if stdin else source, chosen=source_format)
+    except (NotConvertible, registry.UnknownFormat) as exc:
+        raise click.UsageError(str(exc)) from None
+    except SourceError as exc:
+        _echo_diagnostics(exc.diagnostics)
+        sys.exit(1)
+    except OutputInvalid as exc:
+        _echo_diagnostics(exc.diagnostics)
+        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
+        sys.exit(EXIT_INVALID_OUTPUT)
+    package = conversion.package
+    if output is not None and output.as_posix() == "-":
+        if package.zipped:
+            raise click.UsageError(f"a {target_format} package is a zip: write it to a file with -o FILE "
+                                   "(standard output takes text, json and moodle)")
+        _echo_diagnostics(conversion.warnings)
+        if package.companions:
+            click.echo(f"lmsexport: {', '.join(sorted(package.companions))} not written (standard output takes "
+                       "one file): write to a file with -o FILE to get the images beside it", err=True)
+        click.get_binary_stream("stdout").write(package.to_bytes())
+        return
+    _echo_diagnostics(conversion.warnings)
+    try:
+        written = save(conversion, target(conversion, output), None if stdin else source)
+    except NotConvertible as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"converted {conversion.source} -> {', '.join(path.as_posix() for path in written)}", err=True)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Files checked in parallel.  [default: the number of cores]")
@@ -410,8 +481,9 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
 
     Leaked translation placeholders, text left in English, answer patterns a learner
     can guess, repeated questions, text an LMS cuts, and more: every rule, with an
-    example, is in docs/lint.md. Folders are searched for sources as by build; a
-    source that cannot be read is reported and the others are still checked.
+    example, is in docs/lint.md. Folders are searched for sources as by build (files in them
+    that are no quiz are skipped with a note); a source that cannot be read is reported and
+    the others are still checked.
     Exit status 1 when there are errors (with --strict, warnings too).
     """
     import os
@@ -421,8 +493,11 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     from .batch.pipeline import read_paths
 
     quizzes, names, diagnostics, sources = [], [], [], []
+    def ignored(path: Path) -> None:
+        click.echo(_not_a_quiz(path.as_posix()), err=True)
+
     try:
-        for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1):
+        for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1, ignored):
             sources.append(path)
             diagnostics += problems
             if quiz is not None:

@@ -51,7 +51,7 @@ def _markdown():
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f<>\"{}|\\^`]")
+_NOT_IN_URL = re.compile(r"[\x00-\x1f\x7f<>\"]")
 
 
 def _url(element: str, attribute: str, value: str) -> str | None:

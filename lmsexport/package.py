@@ -59,7 +59,7 @@ class WriteOptions:
     """How to write: the flavour of a format that has several (SCORM `1.2` / `2004`)."""
 
     flavour: str = ""
-    companions: frozenset[str] = frozenset()
+    built_with: frozenset[str] = frozenset()
     """The other `--format`s the same build writes. A writer leaves out the advice to build one
     of them (QTI 2.1's "for Canvas, build --format canvas") when the build already does."""
 
@@ -78,6 +78,9 @@ class Package:
     """File name suffix of the written package, e.g. `.qti.zip` or `.json`."""
     warnings: list = field(default_factory=list)
     """Diagnostics for what the format could not express (never silently dropped)."""
+    companions: dict[str, bytes] = field(default_factory=dict)
+    """Files written beside an unzipped package, by their path relative to its folder: the
+    images a quiz text shows, which it refers to by these paths."""
 
     def to_bytes(self, *, timestamp: tuple[int, ...] | None = None) -> bytes:
         """The package as the bytes that go to disk."""

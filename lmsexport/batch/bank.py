@@ -16,7 +16,8 @@ from .. import formats as registry
 from ..diagnostics import Diagnostic, SourceSpan
 from ..package import Package, write_atomic
 from .outputs import OutputLock, remove_stale_parts
-from .pipeline import Build, OutputInvalid, SourceResult, find_sources, unwritable
+from .pipeline import Build, OutputInvalid, SourceResult, unwritable
+from .sources import find_sources, named_files
 from ..validation import validate_files
 
 
@@ -31,7 +32,7 @@ class BankBuild(Build):
         self.settings = replace(self.settings, formats=(), force=True)
         results = []
         owners: dict[str, str] = {}
-        for result, _ in self._make_all(find_sources(paths, self.settings.out_dir)):
+        for result, _ in self._make_all(find_sources(paths, self.settings.out_dir), named_files(paths)):
             if result.quiz is not None:
                 owner = owners.setdefault(result.quiz.id, result.source)
                 if owner != result.source:
@@ -43,9 +44,10 @@ class BankBuild(Build):
             if on_made:
                 on_made(result)
         self._finish(results)
-        if results and not any(result.failed for result in results):
-            package = write_bank([result.quiz for result in results], self.settings.bank, options)
-            self._write_bank(results, package)
+        quizzes = [result for result in results if not result.ignored]
+        if quizzes and not any(result.failed for result in quizzes):
+            package = write_bank([result.quiz for result in quizzes], self.settings.bank, options)
+            self._write_bank(quizzes, package)
         return results
 
     def _write_bank(self, results: list[SourceResult], package: Package) -> None:

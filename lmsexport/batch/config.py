@@ -57,9 +57,10 @@ def _defaults(path: Path, table, problems: list) -> dict:
         problems.append(_problem(path, "[defaults] must be a table of quiz header keys"))
         return {}
     values = {}
+    own = ("id", "title")  # each quiz's own: a default for every quiz of a folder makes no sense
     for key, value in table.items():
-        if key not in HEADER_KEYS or key == "id":
-            problems.append(_unknown(path, key, [k for k in HEADER_KEYS if k != "id"]))
+        if key not in HEADER_KEYS or key in own:
+            problems.append(_unknown(path, key, [k for k in HEADER_KEYS if k not in own]))
             continue
         text = ", ".join(value) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else str(value)
         try:

@@ -38,6 +38,14 @@ FORMATS = ("qti21", "qti12", "moodle", "scorm", "json", "text", "gift", "aiken",
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
 
+SNIFF_QUIZ = 0.3
+"""The least a file found by a folder search must sniff as in some format to be read as a quiz.
+
+Below it (a README.txt, notes, a package.json: 0.0-0.2) the file is no quiz in any format
+lmsexport reads, and a folder build skips it with a note; a quiz with mistakes still sniffs
+above it (a text quiz's numbered questions asked with `?`, its marked options) and gets its errors.
+A file named on the command line is always read."""
+
 
 class UnknownFormat(LookupError):
     """No reader or writer by that name or for that file."""
@@ -158,6 +166,15 @@ def validators() -> list[ModuleType]:
             if exc.name != f"{__name__}.{name}.validation":
                 raise
     return found
+
+
+def detect_content(data: bytes) -> tuple[str, float]:
+    """The format that reads `data` whatever its name (standard input), and how sure its sniff
+    is; the most confident reader, registry order breaking ties."""
+    scores = [(module.sniff(data), -position, module.NAME)
+              for position, module in enumerate(declarations()) if module.EXTENSIONS]
+    score, _, name = max(scores)
+    return name, score
 
 
 def reader_for(path: str | Path, data: bytes) -> ModuleType:

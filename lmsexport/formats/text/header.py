@@ -2,6 +2,7 @@
 
     ---
     id: fsdp-yo          identifier used for output names (default: from the file name)
+    title: 1. Basics     the title, when the first line cannot say it (it would read as a question)
     lang: yo             BCP 47 language tag of the quiz
     shuffle: true        let the LMS shuffle options (default false)
     points: 2            points per question (default 1)
@@ -9,7 +10,7 @@
     feedback: end        immediate (default) or end
     tags: ml, week 3     comma-separated tags
     lint: -L012          lint rules switched off for this quiz
-    markup: markdown     texts are Markdown (with math and images), not plain text
+    markup: markdown     texts are Markdown (with math and images), or html: HTML as it is
     attempts: 2          attempts a learner has (SCORM packages)
     time: 30 min         time for one attempt (QTI, SCORM)
     ---
@@ -26,6 +27,7 @@ import re
 from typing import Callable
 
 from ...model import FEEDBACK_MODES, is_identifier, is_language_tag
+from .syntax import MARKUPS
 
 _LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
 _TRUE = {"true", "yes", "on", "1"}
@@ -106,8 +108,14 @@ def _time_limit(value: str) -> int:
 
 
 def _markup(value: str) -> str:
-    if value not in ("plain", "markdown"):
-        raise ValueError("use plain (text shown as written) or markdown")
+    if value not in MARKUPS:
+        raise ValueError("use plain (text shown as written), markdown or html")
+    return value
+
+
+def _title(value: str) -> str:
+    if not value:
+        raise ValueError("give the quiz's title")
     return value
 
 
@@ -123,6 +131,7 @@ def _lint(value: str) -> tuple[str, ...]:
 
 KEYS: dict[str, Callable[[str], object]] = {
     "id": _identifier,
+    "title": _title,
     "lang": _language,
     "shuffle": _boolean,
     "points": _points,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -21,21 +20,9 @@ from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
-from .header import KEYS as HEADER_KEYS
 from .choices import apply_key, choice
-
-_MATCH = re.compile(r"(?P<left>.*?)[ \t]*(?:->|→)[ \t]*(?P<right>.*)\Z")
-_GAP = re.compile(r"\{(?P<body>[=~][^{}]*)\}")
-_GAP_TOKEN = re.compile(r"(?P<sign>[=~])(?P<text>[^=~]*)")
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_NUMERIC = re.compile(
-    rf"(?P<value>{_NUMBER})(?:[ \t]*(?:±|\+-|\+/-)[ \t]*(?P<tolerance>{_NUMBER})(?P<percent>%)?)?\Z"
-    rf"|(?P<low>{_NUMBER})[ \t]*\.\.[ \t]*(?P<high>{_NUMBER})\Z"
-)
-_TRUE, _FALSE = {"true", "t"}, {"false", "f"}
-_CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
-"""Partial credit in a typed gap: `{=Paris =50% paris}`."""
-ATTRIBUTES = ("points", "title", "lang", "tags", "case", "lines")
+from .header import KEYS as HEADER_KEYS
+from .syntax import ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap, unquote
 
 
 @dataclass
@@ -94,15 +81,6 @@ class Draft:
         return getattr(self, kind)
 
 
-_BLANK_LINES = re.compile(r"\n{3,}")
-
-
-def join_lines(lines: list[str]) -> str:
-    """Lines to text: surrounding blank lines dropped, runs of blank lines kept as one."""
-    text = "\n".join(line.strip() for line in lines).strip("\n")
-    return _BLANK_LINES.sub("\n\n", text) if "\n\n\n" in text else text
-
-
 def _text(parser, lines: list[str]) -> Text | None:
     joined = join_lines(lines)
     return parser.text(joined) if joined else None
@@ -111,13 +89,26 @@ def _text(parser, lines: list[str]) -> Text | None:
 def build_questions(parser, header: dict) -> list[Question]:
     """Every draft as a model question; problems go to `parser.error`."""
     apply_key(parser)
-    questions = []
+    questions, owners = [], {}
     for draft in parser.drafts:
         attributes = _attributes(parser, draft, header)
+        attributes["id"] = _unique_id(parser, draft, attributes.get("id"), owners)
         question = _build(parser, draft, attributes)
         if question is not None:
             questions.append(question)
     return questions
+
+
+def _unique_id(parser, draft: Draft, explicit: str | None, owners: dict[str, str]) -> str:
+    """The question's `@id`, else `q<n>` (`t<n>` for a text block); an id two questions share is an error."""
+    question_id = explicit or (f"q{draft.number}" if draft.number else f"t{draft.block}")
+    if question_id in owners:
+        line, column, _ = draft.attributes.get("id", (draft.line, 1, ""))
+        parser.error("E212", f"{draft.name} has the id {question_id!r}, which {owners[question_id]} has too", line,
+                     column, "give each question its own @id (without one, questions are q1, q2, ... and text "
+                     "blocks t1, t2, ...)", len(question_id))
+    owners.setdefault(question_id, draft.name)
+    return question_id
 
 
 def _attributes(parser, draft: Draft, header: dict) -> dict:
@@ -136,7 +127,9 @@ def _attributes(parser, draft: Draft, header: dict) -> dict:
 
 
 def _attribute_value(key: str, value: str):
-    if key in ("points", "lang", "tags"):
+    if key == "points":
+        return _points(value)
+    if key in ("id", "lang", "tags"):
         return HEADER_KEYS[key](value)
     if key == "case":
         if value.lower() not in ("sensitive", "insensitive"):
@@ -151,10 +144,21 @@ def _attribute_value(key: str, value: str):
     return value
 
 
+def _points(value: str) -> float:
+    """A question's points: 0 or more (a question may count for nothing; the header's default may not)."""
+    try:
+        points = float(value)
+    except ValueError:
+        points = math.nan
+    if not (math.isfinite(points) and points >= 0):
+        raise ValueError("use a number, 0 or more, such as 1 or 2.5")
+    return points
+
+
 def _build(parser, draft: Draft, attributes: dict) -> Question | None:
     """Pick the draft's kind and build it; None (after reporting why) if it cannot be one."""
     common = dict(
-        id=f"q{draft.number}" if draft.number else f"t{draft.block}",
+        id=attributes["id"],
         title=attributes.get("title"),
         lang=attributes.get("lang"),
         tags=attributes.get("tags", ()),
@@ -182,7 +186,7 @@ def _build(parser, draft: Draft, attributes: dict) -> Question | None:
 def _kind_builder(parser, draft: Draft, prompt: str):
     bodies = [name for name, present in (("options", draft.options), ("= answers", draft.answers),
                                          ("an answer box (___)", draft.essay)) if present]
-    gaps = bool(_GAP.search(prompt))
+    gaps = bool(GAP.search(prompt))
     if len(bodies) > 1 or (bodies and gaps):
         found = bodies + (["{...} gaps"] if gaps else [])
         parser.error("E214", f"{draft.name} has {' and '.join(found)}: one kind of answer per question",
@@ -203,7 +207,7 @@ def _kind_builder(parser, draft: Draft, prompt: str):
 
 
 def _option_style(draft: Draft) -> str:
-    styles = {"matching" if _MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
+    styles = {"matching" if MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
     return styles.pop() if len(styles) == 1 else "mixed"
 
 
@@ -215,7 +219,7 @@ def _mixed(parser, draft, common, prompt, attributes):
 def _matching(parser, draft, common, prompt, attributes):
     pairs, distractors = [], []
     for option in draft.options:
-        match = _MATCH.match(option.text)
+        match = MATCH.match(option.text)
         left, right = match["left"].strip(), match["right"].strip()
         if not right:
             parser.error("E215", "a matching pair needs a right-hand side after ->", option.line, option.column,
@@ -246,13 +250,13 @@ def _ordering(parser, draft, common, prompt, attributes):
 def _typed(parser, draft, common, prompt, attributes):
     texts = [text for _, _, _, text, _ in draft.answers]
     lowered = {text.lower() for text in texts}
-    if len(texts) == 1 and lowered <= _TRUE | _FALSE:
+    if len(texts) == 1 and lowered <= TRUE | FALSE:
         if draft.answers[0][4]:
             parser.error("E213", "a true/false question takes >+ and >- feedback, not >>", draft.answers[0][0],
                          hint="use >+ for feedback when right and >- when wrong")
             return None
-        return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= _TRUE)
-    numeric = [_NUMERIC.match(text) for text in texts]
+        return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= TRUE)
+    numeric = [NUMERIC.match(text) for text in texts]
     if all(numeric):
         answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
                         for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
@@ -265,7 +269,7 @@ def _typed(parser, draft, common, prompt, attributes):
                 return None
         return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
             NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback) for a in answers)))
-    answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(parser, fb))
+    answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb))
                     for _, _, credit, text, fb in draft.answers)
     case = attributes.get("case", False)
     return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
@@ -310,13 +314,13 @@ def _checked(parser, draft: Draft, build):
 
 
 def _essay(parser, draft, common, prompt, attributes):
-    return Essay(**common, prompt=parser.text(prompt), lines=attributes.get("lines", 10))
+    return Essay(**common, prompt=parser.text(prompt), lines=attributes.get("lines", ESSAY_LINES))
 
 
 def _fill_blanks(parser, draft, common, prompt, attributes):
     segments: list[str | Gap] = []
     shown, end = [], 0
-    for number, match in enumerate(_GAP.finditer(prompt)):
+    for number, match in enumerate(GAP.finditer(prompt)):
         segments.append(prompt[end:match.start()])
         shown.append(prompt[end:match.start()])
         gap = _gap(parser, draft, f"g{number + 1}", match["body"])
@@ -332,25 +336,23 @@ def _fill_blanks(parser, draft, common, prompt, attributes):
 
 
 def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
-    tokens = [(m["sign"], m["text"].strip()) for m in _GAP_TOKEN.finditer(body)]
+    tokens = [(m["sign"], unescape_gap(m["text"]).strip()) for m in GAP_TOKEN.finditer(body)]
     if any(not text for _, text in tokens):
         parser.error("E218", f"an empty answer in the gap {{{body}}} of {draft.name}", draft.line,
                      hint="write {=right} or {=right ~wrong ~wrong}")
         return None
     right = [text for sign, text in tokens if sign == "="]
-    wrong = [text for sign, text in tokens if sign == "~"]
-    if not wrong:
+    if len(right) == len(tokens):
         answers = []
         for text in right:
-            credit = _CREDIT.match(text)
+            credit = CREDIT.match(text)
             answers.append(Answer(text=credit["text"], credit=float(credit["credit"])) if credit else Answer(text=text))
         return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers)))
     if len(right) != 1:
         parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
                      draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")
         return None
-    choices = [Choice(id=letters(0), text=parser.text(right[0]), correct=True)]
-    choices += [Choice(id=letters(i + 1), text=parser.text(text)) for i, text in enumerate(wrong)]
+    choices = (Choice(id=letters(i), text=parser.text(text), correct=sign == "=") for i, (sign, text) in enumerate(tokens))
     return Gap(id=gap_id, choices=tuple(choices))
 
 

@@ -23,63 +23,35 @@
 
     Answers: 1a 2b 3ac          optional key at the end; letters count options in order
 
-Lines are classified by a table of named patterns (as text2qti does) into drafts;
-`textquestions` turns each draft into a question of the right kind. Every problem of
+Lines are classified by a table of named patterns (`syntax`, as text2qti does) into
+drafts; `questions` turns each draft into a question of the right kind. Every problem of
 the file is collected before one SourceError is raised.
 """
 
 from __future__ import annotations
 
 import html
-import re
-
 import posixpath
+import re
+import unicodedata
 from typing import Callable
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
-from ...model import MEDIA_TYPES, Asset, Quiz, Settings, Text
-from .header import parse_header
+from ...model import MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
-from .questions import Draft, Option, build_questions, join_lines
+from .header import parse_header
+from .questions import Draft, Option, build_questions
+from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines
 
 READ_OPTIONS = ("defaults", "assets")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
 overrides) and `assets` (a loader for the images the quiz refers to)."""
 
-_PATTERNS = {
-    "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
-    "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
-    "option": re.compile(
-        r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"
-        r"(?:[ \t]+(?P<rest>.*))?\Z"
-    ),
-    "attribute": re.compile(r"[ \t]*@(?P<key>[A-Za-z_]+)[ \t]*:[ \t]*(?P<rest>.*?)[ \t]*\Z"),
-    "answer": re.compile(r"(?P<indent>[ \t]*)=(?:(?P<credit>-?\d+(?:\.\d+)?)%)?[ \t]*(?P<rest>.*?)[ \t]*\Z"),
-    "essay": re.compile(r"[ \t]*_{3,}[ \t]*\Z"),
-    "item_feedback": re.compile(r"[ \t]*>>[ \t]?(?P<rest>.*)\Z"),
-    "correct_feedback": re.compile(r"[ \t]*>\+[ \t]?(?P<rest>.*)\Z"),
-    "incorrect_feedback": re.compile(r"[ \t]*>-[ \t]?(?P<rest>.*)\Z"),
-    "explanation": re.compile(r"[ \t]*>[ \t]?(?P<rest>.*)\Z"),
-    "key": re.compile(r"[ \t]*(?:answers?|answer key)[ \t]*:(?P<rest>.*)\Z", re.IGNORECASE),
-    "stray_star": re.compile(r"[ \t]*\*[ \t]+\S"),
-}
-_CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")
-_POSITION = re.compile(r"\[(?P<position>\d{1,3})\][ \t]*")
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
 _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
-
-
-def _classify(line: str) -> tuple[str, re.Match | None]:
-    if not line.strip():
-        return "blank", None
-    for kind, pattern in _PATTERNS.items():
-        match = pattern.match(line)
-        if match:
-            return kind, match
-    return "text", None
 
 
 class Parser:
@@ -87,8 +59,8 @@ class Parser:
 
     def __init__(self, text: str, source: str):
         self.source = source
-        self.markdown = False
-        """Texts are Markdown (`markup: markdown` in the header), rendered to safe HTML."""
+        self.markup = "plain"
+        """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
@@ -105,20 +77,40 @@ class Parser:
         """Numbered questions and `Text:` blocks so far."""
 
     def text(self, value: str) -> Text:
-        """A text as the model holds it: plain, or (with `markup: markdown`) safe HTML."""
-        if not self.markdown:
-            return Text(value)
-        from ...markup import image_sources, render
+        """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
 
-        rendered, has_markup = render(value)
-        if not has_markup:
+        In `markup: html` a text with a tag or TeX math is HTML (sanitised); any other is plain
+        text with its character references decoded, so `&lt;` is `<` and `&#10;` a line break."""
+        if self.markup == "plain":
             return Text(value)
+        from ...markup import image_sources, render, sanitize
+
+        if self.markup == "markdown":
+            rendered, has_markup = render(value)
+            if not has_markup:
+                return Text(value)
+        elif "<" in value or MATH.search(value):
+            rendered = sanitize(value)
+        else:
+            return Text(self._legal(html.unescape(sanitize(value)), value))
         for src in image_sources(rendered):
             path = posixpath.normpath(src) if _RELATIVE.match(src) else src
             if path != src:  # `./img/a.png` and `img/a.png` are one asset, named the same in the HTML
                 rendered = rendered.replace(f'src="{html.escape(src)}"', f'src="{html.escape(path)}"')
             self.images.setdefault(path)
-        return Text(rendered, format="html")
+        return Text(self._legal(rendered, value), format="html")
+
+    def _legal(self, decoded: str, value: str) -> str:
+        """`decoded` in NFC; a character reference to a character XML cannot carry is an error."""
+        decoded = unicodedata.normalize("NFC", decoded)
+        found = XML_ILLEGAL.search(decoded)
+        if found is None:
+            return decoded
+        first = next((line.strip() for line in value.split("\n") if line.strip()), "")
+        line = next((n for n, text in enumerate(self.lines, 1) if first and first in text), 1)
+        self.error("E104", f"a character reference stands for U+{ord(found.group()):04X}, which XML cannot carry",
+                   line, hint="delete the reference (&#...;)")
+        return XML_ILLEGAL.sub("\ufffd", decoded)
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = SourceSpan(self.source, line, column, length)
@@ -127,11 +119,11 @@ class Parser:
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
-            kind, match = _classify(line)
+            kind, match = classify(line)
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
-            if not self.drafts and kind not in ("question", "text_block", "key"):
+            if not self.drafts and kind not in PREAMBLE_BREAKS:
                 self._preamble(line, kind)
                 continue
             self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
@@ -205,11 +197,11 @@ class Parser:
         rest = match["rest"] or ""
         option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
                         star=bool(match["star"]), text="")
-        box = _CHECKBOX.match(rest)
+        box = CHECKBOX.match(rest)
         if box:
             option.checkbox = box["mark"] != " "
             rest = rest[box.end():]
-        position = _POSITION.match(rest)
+        position = POSITION.match(rest)
         if position:
             option.position = int(position["position"])
             rest = rest[position.end():]
@@ -246,7 +238,7 @@ class Parser:
 
     def _on_explanation(self, number, line, match):
         draft = self.draft
-        if draft.number and not draft.has_body:
+        if draft.number and not draft.has_body and not GAP.search(join_lines(draft.prompt)):
             self.error("E208", f"the explanation of {draft.name} comes before its answers", number,
                        hint="put the > explanation lines after the options or answers")
             return "blank"
@@ -257,7 +249,7 @@ class Parser:
 
     def _on_stray_star(self, number, line, match):
         column = line.index("*") + 1
-        kind, option = _classify(line[: column - 1] + " " + line[column:].lstrip())
+        kind, option = classify(line[: column - 1] + " " + line[column:].lstrip())
         self.error("E209", "a * must stand right before a bullet or a label to mark an option correct",
                    number, column, "write *• text or *b) text (no space after the *); use • or - as bullets")
         if kind == "option":
@@ -282,7 +274,8 @@ def read(
     parser = Parser(decode(data, source), source)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
-    parser.markdown = header.get("markup") == "markdown"
+    parser.markup = header.get("markup", "plain")
+    parser.title = header.get("title")
     parser.parse(body_start)
     if not parser.drafts and not parser.problems:
         parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),

@@ -48,7 +48,7 @@ _KINDS = {
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     log = Log()
     assets = {asset.path: asset for asset in quiz.assets}
-    advise_canvas = "canvas" not in (options or WriteOptions()).companions
+    advise_canvas = "canvas" not in (options or WriteOptions()).built_with
     files, items = {}, []
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets, advise_canvas)

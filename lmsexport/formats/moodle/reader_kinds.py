@@ -239,7 +239,7 @@ def gap_parts(r: MoodleReader, node, pieces: list[str]) -> list[str]:
     return _plain(joined).split(_GAP)
 
 
-_KEPT = re.compile(r"</?(?:p|br|div)\s*/?>", re.IGNORECASE)
+_KEPT = re.compile(r"</?(?:p|br|div)\b[^>]*>", re.IGNORECASE)
 _FORMATTED = re.compile(r"<|\\\(|\\\[")
 """Markup or math left once paragraphs and breaks are taken out: formatting a plain text loses."""
 

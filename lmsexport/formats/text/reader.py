@@ -36,17 +36,19 @@ import re
 import posixpath
 from typing import Callable
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
+from ...markup import Sanitiser
 from ...model import MEDIA_TYPES, Asset, Quiz, Settings, Text
 from .header import parse_header
 from ...textinput import decode
 from .questions import Draft, Option, build_questions, join_lines
 
-READ_OPTIONS = ("defaults", "assets")
+READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides) and `assets` (a loader for the images the quiz refers to)."""
+overrides), `assets` (a loader for the images the quiz refers to) and `log` (where what the
+sanitiser removes from Markdown's HTML is told, W010)."""
 
 _PATTERNS = {
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
@@ -85,7 +87,7 @@ def _classify(line: str) -> tuple[str, re.Match | None]:
 class Parser:
     """Splits a quiz text into title, description, question drafts and answer key."""
 
-    def __init__(self, text: str, source: str):
+    def __init__(self, text: str, source: str, log: Log | None = None):
         self.source = source
         self.markdown = False
         """Texts are Markdown (`markup: markdown` in the header), rendered to safe HTML."""
@@ -93,6 +95,7 @@ class Parser:
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
+        self.sanitise = Sanitiser(Log() if log is None else log, self.problems)
         self.title: str | None = None
         self.description: list[str] = []
         self.drafts: list[Draft] = []
@@ -110,7 +113,7 @@ class Parser:
             return Text(value)
         from ...markup import image_sources, render
 
-        rendered, has_markup = render(value)
+        rendered, has_markup = render(value, self._cleaner(value))
         if not has_markup:
             return Text(value)
         for src in image_sources(rendered):
@@ -119,6 +122,15 @@ class Parser:
                 rendered = rendered.replace(f'src="{html.escape(src)}"', f'src="{html.escape(path)}"')
             self.images.setdefault(path)
         return Text(rendered, format="html")
+
+    def _cleaner(self, value: str):
+        """The sanitiser for a text, reporting at the line that holds it, for the question there."""
+        first = value.split("\n")[0]
+        line = next((n for n, text in enumerate(self.lines, 1) if first in text), 1)
+        column = self.lines[line - 1].find(first) + 1 if first in self.lines[line - 1] else 1
+        owner = next((draft.name for draft in reversed(self.drafts) if draft.line <= line), "the quiz")
+        span = SourceSpan(self.source, line, column, len(first))
+        return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = SourceSpan(self.source, line, column, length)
@@ -273,13 +285,14 @@ def read(
     source: str,
     defaults: dict | None = None,
     assets: Callable[[str], bytes] | None = None,
+    log: Log | None = None,
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
     `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
     path relative to the quiz, or raises OSError; without it, images are an error.
     """
-    parser = Parser(decode(data, source), source)
+    parser = Parser(decode(data, source), source, log)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.markdown = header.get("markup") == "markdown"
@@ -312,6 +325,10 @@ def read(
         questions=tuple(questions),
         assets=loaded,
     )
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:

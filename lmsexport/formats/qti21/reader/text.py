@@ -65,7 +65,7 @@ class TextReader:
         self.subject, self.span = subject, span or SourceSpan(path)
         """The item as messages name it (`question 3 (item 'choice')`), and where it is."""
 
-    def clean(self, fragment: str, part: str = "its text") -> str:
+    def clean(self, fragment: str, part: str = "its <itemBody>") -> str:
         """HTML of the item through the one sanitiser: what it removes is warned (W010), a text left
         with nothing to show stops the item (E010)."""
         problems: list[Diagnostic] = []
@@ -81,7 +81,8 @@ class TextReader:
         if all(child.tag == f"{_Q}br" and not child.attrib for child in container):
             value = (container.text or "") + "".join("\n" + (child.tail or "") for child in container)
             return Text(unicodedata.normalize("NFC", value), "plain", lang)
-        return html_text(self.inner_html(container), lang, self.clean)
+        part = f"its <{container.tag.rpartition('}')[2]}>"
+        return html_text(self.inner_html(container), lang, lambda fragment: self.clean(fragment, part))
 
     def block_text(self, node) -> Text:
         """The text of a modalFeedback or rubricBlock: of its one div (as lmsexport writes), else its own."""

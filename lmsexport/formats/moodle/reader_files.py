@@ -16,15 +16,13 @@ import binascii
 import html
 import itertools
 import re
-from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 from ...images import image_problem
 from ...model import MEDIA_TYPES, Asset, ModelError
 from ...paths import unsafe_path
+from .reader_context import Reading
 
-if TYPE_CHECKING:
-    from .reader import MoodleReader
 
 _LEFT_LINK = re.compile(r'<a\b[^>]*\bhref="@@PLUGINFILE@@([^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
 _LEFT_IMAGE = re.compile(r'<img\b[^>]*\bsrc="@@PLUGINFILE@@([^"]*)"[^>]*>')
@@ -51,7 +49,7 @@ def old_image(node) -> None:
     file.sourceline = node.find("image_base64").sourceline
 
 
-def link_files(r: MoodleReader, fragment: str, node) -> str:
+def link_files(r: Reading, fragment: str, node) -> str:
     """`@@PLUGINFILE@@/path/name` links to the field's `<file>`s, as the paths of the quiz's assets."""
     for file in node.iterchildren("file"):
         folder, name = file.get("path", "/"), file.get("name", "")
@@ -94,7 +92,7 @@ def _media_type(path: str) -> str | None:
     return MEDIA_TYPES.get(path[path.rfind("."):].lower()) if "." in path else None
 
 
-def _asset(r: MoodleReader, path: str, data: str) -> str | None:
+def _asset(r: Reading, path: str, data: str) -> str | None:
     """The asset path for an image (a new one when two questions hold different files of one name);
     None for a file the model's assets cannot hold (not an image)."""
     media_type = _media_type(path)
@@ -114,7 +112,7 @@ def _asset(r: MoodleReader, path: str, data: str) -> str | None:
     return None
 
 
-def unlinked(r: MoodleReader, fragment: str, node) -> str:
+def unlinked(r: Reading, fragment: str, node) -> str:
     """A sanitised text without the links to files the quiz does not carry: an image is replaced by
     its alt text, a link by its text, each with a warning (W688)."""
     def left_out(name: str, instead: str) -> None:

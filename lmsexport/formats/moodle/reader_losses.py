@@ -10,12 +10,10 @@ qformat_xml imports (import_hints, import_combined_feedback, import_essay, impor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ...model import Question
+from .reader_context import Reading
 
-if TYPE_CHECKING:
-    from .reader import MoodleReader
 
 _NO_KIND = {
     "calculated": "its answer is a formula computed from random values, for which lmsexport has no kind",
@@ -41,7 +39,7 @@ def skipped_type(kind: str, read: tuple[str, ...]) -> tuple[str, str]:
                     "come through, or leave it out of the export")
 
 
-def warn_losses(r: MoodleReader, node, question: Question) -> None:
+def warn_losses(r: Reading, node, question: Question) -> None:
     """Warn for each part of the `<question>` that `question` has no place for."""
     _tries(r, node)
     if question.kind in _PARTS or getattr(question, "multiple_response", False):
@@ -56,7 +54,7 @@ _PARTS = ("matching", "ordering", "fill_blanks")
 """Kinds whose answer can be partly right (and multiple-response choice questions)."""
 
 
-def _tries(r: MoodleReader, node) -> None:
+def _tries(r: Reading, node) -> None:
     """import_hints(), penalty: the model has one try, so hints and a penalty per wrong try have no place."""
     hints = [hint for hint in node.iterchildren("hint") if (hint.findtext("text") or "").strip()]
     try:
@@ -73,7 +71,7 @@ def _tries(r: MoodleReader, node) -> None:
            "if learners should see them")
 
 
-def _partly(r: MoodleReader, node) -> None:
+def _partly(r: Reading, node) -> None:
     """import_combined_feedback(): the model has feedback for right and for wrong answers only."""
     partly = (node.findtext("partiallycorrectfeedback/text") or "").strip()
     incorrect = (node.findtext("incorrectfeedback/text") or "").strip()
@@ -83,7 +81,7 @@ def _partly(r: MoodleReader, node) -> None:
                "answer gets the incorrect feedback", "put what both should say in the incorrect feedback")
 
 
-def _essay(r: MoodleReader, node) -> None:
+def _essay(r: Reading, node) -> None:
     """import_essay(): what a person marking the essay or the learner's answer box would have had."""
     lost = []
     if (node.findtext("graderinfo/text") or "").strip():
@@ -100,7 +98,7 @@ def _essay(r: MoodleReader, node) -> None:
                "marked by a person", "add what graders need to the question's general feedback, which they see")
 
 
-def _units(r: MoodleReader, node) -> None:
+def _units(r: Reading, node) -> None:
     """import_numerical(): units are not read; an answer is a plain number."""
     units = [(unit.findtext("unit_name") or "").strip() for unit in node.iterfind("units/unit")]
     names = ", ".join(repr(unit) for unit in units if unit)

@@ -14,24 +14,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
 
 from ...ids import letters
 from ...model import Choice, FillBlanks, Gap, Text
 from ...xml import number
 from .formula import FormulaError, evaluate, substitute
+from .reader_context import Reading
 from .reader_kinds import Read, _combined, gap_parts, read_multichoice, read_numerical
 from .rules import trans_single
 
-if TYPE_CHECKING:
-    from .reader import MoodleReader
 
 _PLACE = re.compile(r"\[\[(\d+)\]\]")
 _RELATIVE, _NOMINAL, _GEOMETRIC = "1", "2", "3"
 """qtype_calculated's tolerance types."""
 
 
-def read_gapselect(r: MoodleReader, node, option: str = "selectoption") -> Read:
+def read_gapselect(r: Reading, node, option: str = "selectoption") -> Read:
     """qtype_gapselect::import_from_xml(): `[[n]]` places, `<selectoption>`s with their `<group>`."""
     options = [(unicodedata.normalize("NFC", (o.findtext("text") or "").strip()), (o.findtext("group") or "1").strip())
                for o in node.iterchildren(option)]
@@ -52,7 +50,7 @@ def read_gapselect(r: MoodleReader, node, option: str = "selectoption") -> Read:
     return question, trans_single(node.findtext("shuffleanswers"), False)
 
 
-def _gap(r: MoodleReader, at, options: list[tuple[str, str]], place: int, position: int) -> Gap | None:
+def _gap(r: Reading, at, options: list[tuple[str, str]], place: int, position: int) -> Gap | None:
     """The drop-down for `[[place]]`: the options of its group, in the file's order."""
     if not 1 <= place <= len(options) or not options[place - 1][0]:
         r.problem("E605", at, f"{r.subject}: the gap [[{place}]] has no option {place} to be its answer",
@@ -64,7 +62,7 @@ def _gap(r: MoodleReader, at, options: list[tuple[str, str]], place: int, positi
         Choice(id=letters(n), text=Text(text), correct=index == place) for n, (index, text) in enumerate(offered)))
 
 
-def read_ddwtos(r: MoodleReader, node) -> Read:
+def read_ddwtos(r: Reading, node) -> Read:
     """qtype_ddwtos: the drag boxes as the drop-down lists of gapselect."""
     question, shuffle = read_gapselect(r, node, "dragbox")
     if question is not None:
@@ -74,7 +72,7 @@ def read_ddwtos(r: MoodleReader, node) -> Read:
     return question, shuffle
 
 
-def read_calculatedsimple(r: MoodleReader, node) -> Read:
+def read_calculatedsimple(r: Reading, node) -> Read:
     """import_calculated(): the formulas evaluated with the first dataset item, then read as numerical."""
     values = _first_items(node)
     for text in node.iter("text"):
@@ -137,7 +135,7 @@ def _absolute(answer, value: float) -> None:
     node.text = repr(tolerance)
 
 
-def read_oumultiresponse(r: MoodleReader, node) -> Read:
+def read_oumultiresponse(r: Reading, node) -> Read:
     """qtype_oumultiresponse: a multiple-answer question whose right options each have fraction 100."""
     from lxml import etree
 

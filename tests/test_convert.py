@@ -26,7 +26,8 @@ def test_a_moodle_bank_becomes_a_text_quiz_with_its_images_beside_it(tmp_path):
     assert written == tmp_path / "week-1.txt"
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == [
         "flag fr.png", "sub/port.png", "week-1.txt"]
-    assert log.diagnostics == []
+    # What the Moodle reader says it leaves out (hints, partly-right feedback); the text writer loses nothing.
+    assert sorted({d.code for d in log.diagnostics}) == ["W684", "W685"]
     original = lmsexport.read(MOODLE)
     back = lmsexport.read(written)
     assert [q.id for q in back.questions] == [q.id for q in original.questions] == ["capital-fr", "primes"]

@@ -150,15 +150,17 @@ def _feedback(r: MoodleReader, node, head: Head) -> tuple[Text | None, str | Non
         return Text(fragment), None, None
     own, which, joined = split_feedback(fragment)
     if which is None:
-        return in_lang(text_from_html(fragment), lang, head.lang), None, None
-    return _marked(own, head), which, _marked(joined, head)
+        cleaned = r.clean(fragment, node)
+        return (None if cleaned is None else in_lang(text_from_html(cleaned), lang, head.lang)), None, None
+    return _marked(r, node, own, head), which, _marked(r, node, joined, head)
 
 
-def _marked(fragment: str, head: Head) -> Text | None:
+def _marked(r: MoodleReader, node, fragment: str, head: Head) -> Text | None:
     if not fragment:
         return None
     inner, lang = unmark_language(fragment)
-    return in_lang(text_from_html(inner), lang, head.lang)
+    cleaned = r.clean(inner, node)
+    return None if cleaned is None else in_lang(text_from_html(cleaned), lang, head.lang)
 
 
 def read_essay(r: MoodleReader, node) -> Read:
@@ -214,15 +216,32 @@ def read_cloze(r: MoodleReader, node) -> Read:
     gaps = None if problems else _gaps(r, node, found)
     if gaps is None:
         return None, None
-    joined = _GAP.join(piece.replace(moodlecloze.ESCAPED_BRACE, "{") for piece in pieces)
-    text = text_from_html(joined)
-    parts = (text.value if text.format == "plain" else _plain(joined)).split(_GAP)
+    parts = gap_parts(r, questiontext, [piece.replace(moodlecloze.ESCAPED_BRACE, "{") for piece in pieces])
     segments = [s for i, part in enumerate(parts) for s in ([part] if part else []) + gaps[i:i + 1]]
     head = r.head(node, prompt=(Text("___".join(parts)), lang), points=sum(g.weight for g in found))
     case = any(g.kind == "shortanswer_c" for g in found)
     question = r.build(node, FillBlanks, **head.fields, segments=tuple(segments), case_sensitive=case)
     votes = [g.kind == "multichoice_s" for g in found if g.kind.startswith("multichoice")]
     return question, (all(votes) if votes else None)
+
+
+def gap_parts(r: MoodleReader, node, pieces: list[str]) -> list[str]:
+    """The HTML around a question's gaps, sanitised, as the plain texts the model's gap questions
+    hold, the loss of any formatting beyond paragraphs and line breaks warned (W689)."""
+    joined = r.clean(_GAP.join(pieces), node) or ""
+    text = text_from_html(joined)
+    if text.format == "plain":
+        return text.value.split(_GAP)
+    if _FORMATTED.search(_KEPT.sub("", joined)):
+        r.warn("W689", node, f"{r.subject}: the text around its gaps loses its formatting (emphasis, images, "
+               "math, links): the text of lmsexport's gap questions is plain", "put what needs formatting in "
+               "the question's feedback, or in a text block before the question")
+    return _plain(joined).split(_GAP)
+
+
+_KEPT = re.compile(r"</?(?:p|br|div)\b[^>]*>", re.IGNORECASE)
+_FORMATTED = re.compile(r"<|\\\(|\\\[")
+"""Markup or math left once paragraphs and breaks are taken out: formatting a plain text loses."""
 
 
 def _plain(fragment: str) -> str:
@@ -250,11 +269,11 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
             if gap.kind.startswith("shortanswer"):
                 gaps.append(Gap(id=f"g{number}", answers=tuple(
                     Answer(text=unicodedata.normalize("NFC", a.text), credit=a.percent,
-                           feedback=_cloze_text(a.feedback)) for a in answers)))
+                           feedback=_cloze_text(r, node, a.feedback)) for a in answers)))
             elif gap.kind.startswith("multichoice") and all(a.percent in (0, 100) for a in answers):
                 gaps.append(Gap(id=f"g{number}", choices=tuple(
-                    Choice(id=letters(i), text=_cloze_text(a.text), correct=a.percent == 100,
-                           feedback=_cloze_text(a.feedback)) for i, a in enumerate(answers))))
+                    Choice(id=letters(i), text=_cloze_text(r, node, a.text), correct=a.percent == 100,
+                           feedback=_cloze_text(r, node, a.feedback)) for i, a in enumerate(answers))))
             else:
                 why = _UNHELD.get(gap.kind, "one of its drop-down answers gives partial credit")
                 return refuse(f"gap {number} ({gap.type_name}): {why}, which the model's gaps cannot hold")
@@ -266,8 +285,9 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
 _UNHELD = {"numerical": "it asks for a number", "multiresponse": "it takes several answers"}
 
 
-def _cloze_text(value: str) -> Text | None:
-    return text_from_html(unicodedata.normalize("NFC", value)) if value.strip() else None
+def _cloze_text(r: MoodleReader, node, value: str) -> Text | None:
+    cleaned = r.clean(value, node.find("questiontext")) if value.strip() else None
+    return text_from_html(cleaned) if cleaned is not None else None
 
 
 def _combined(r: MoodleReader, node, head: Head) -> dict:

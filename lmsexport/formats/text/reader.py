@@ -36,18 +36,20 @@ import re
 import unicodedata
 from typing import Callable
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
+from ...markup import Sanitiser
 from ...model import MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
 from .header import parse_header
 from .questions import Draft, Option, build_questions
 from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines
 
-READ_OPTIONS = ("defaults", "assets")
+READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides) and `assets` (a loader for the images the quiz refers to)."""
+overrides), `assets` (a loader for the images the quiz refers to) and `log` (where what the
+sanitiser removes from Markdown's HTML is told, W010)."""
 
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
@@ -57,7 +59,7 @@ _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "e
 class Parser:
     """Splits a quiz text into title, description, question drafts and answer key."""
 
-    def __init__(self, text: str, source: str):
+    def __init__(self, text: str, source: str, log: Log | None = None):
         self.source = source
         self.markup = "plain"
         """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
@@ -65,6 +67,7 @@ class Parser:
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
+        self.sanitise = Sanitiser(Log() if log is None else log, self.problems)
         self.title: str | None = None
         self.description: list[str] = []
         self.drafts: list[Draft] = []
@@ -80,19 +83,21 @@ class Parser:
         """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
 
         In `markup: html` a text with a tag or TeX math is HTML (sanitised); any other is plain
-        text with its character references decoded, so `&lt;` is `<` and `&#10;` a line break."""
+        text with its character references decoded, so `&lt;` is `<` and `&#10;` a line break.
+        The sanitiser reports what it removes, at the text's line."""
         if self.markup == "plain":
             return Text(value)
-        from ...markup import image_sources, render, sanitize
+        from ...markup import image_sources, render
 
+        cleaner = self._cleaner(value)
         if self.markup == "markdown":
-            rendered, has_markup = render(value)
+            rendered, has_markup = render(value, cleaner)
             if not has_markup:
                 return Text(value)
         elif "<" in value or MATH.search(value):
-            rendered = sanitize(value)
+            rendered = cleaner(value)
         else:
-            return Text(self._legal(html.unescape(sanitize(value)), value))
+            return Text(self._legal(html.unescape(cleaner(value)), value))
         for src in image_sources(rendered):
             path = posixpath.normpath(src) if _RELATIVE.match(src) else src
             if path != src:  # `./img/a.png` and `img/a.png` are one asset, named the same in the HTML
@@ -111,6 +116,15 @@ class Parser:
         self.error("E104", f"a character reference stands for U+{ord(found.group()):04X}, which XML cannot carry",
                    line, hint="delete the reference (&#...;)")
         return XML_ILLEGAL.sub("\ufffd", decoded)
+
+    def _cleaner(self, value: str):
+        """The sanitiser for a text, reporting at the line that holds it, for the question there."""
+        first = value.split("\n")[0]
+        line = next((n for n, text in enumerate(self.lines, 1) if first in text), 1)
+        column = self.lines[line - 1].find(first) + 1 if first in self.lines[line - 1] else 1
+        owner = next((draft.name for draft in reversed(self.drafts) if draft.line <= line), "the quiz")
+        span = SourceSpan(self.source, line, column, len(first))
+        return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = SourceSpan(self.source, line, column, length)
@@ -265,13 +279,14 @@ def read(
     source: str,
     defaults: dict | None = None,
     assets: Callable[[str], bytes] | None = None,
+    log: Log | None = None,
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
     `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
     path relative to the quiz, or raises OSError; without it, images are an error.
     """
-    parser = Parser(decode(data, source), source)
+    parser = Parser(decode(data, source), source, log)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.markup = header.get("markup", "plain")
@@ -305,6 +320,10 @@ def read(
         questions=tuple(questions),
         assets=loaded,
     )
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:

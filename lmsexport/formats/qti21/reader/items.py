@@ -25,8 +25,8 @@ from ....model import (
 from ....text import default_title
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
-from .gaps import credit, read_fill_blanks, score_set, typed_answers
-from .text import TextReader, Unreadable, html_text, unindent
+from .gaps import credit, read_fill_blanks, read_gap_match, score_set, typed_answers
+from .text import NoKind, TextReader, Unreadable, html_text, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -49,6 +49,7 @@ class Item:
 def read_question(root, item: Item) -> Question:
     if root.tag != f"{_Q}assessmentItem":
         raise Unreadable(f"not a QTI 2.1 assessmentItem (root element {root.tag})", root)
+    _has_a_kind(root)
     interactions = interactions_of(root)
     feedback = Feedback(root, item.reader)
     lang = root.get(_LANG)
@@ -63,6 +64,29 @@ def read_question(root, item: Item) -> Question:
     return dataclasses.replace(question, title=title) if title and title != default_title(question.prompt, question.id) else question
 
 
+_GRAPHIC = {"hotspotInteraction", "graphicOrderInteraction", "graphicAssociateInteraction",
+            "graphicGapMatchInteraction", "selectPointInteraction", "positionObjectInteraction"}
+_CUSTOM = {"customInteraction", "portableCustomInteraction"}
+
+
+def _has_a_kind(root) -> None:
+    """NoKind for an item the model has no kind for, whatever its interactions: adaptive, a
+    template, a graphic or a portable custom interaction (QTI 2.1 info model, sections 2 and 5)."""
+    if root.get("adaptive") == "true":
+        raise NoKind("it is adaptive: the learner answers again after feedback, for a score that changes "
+                     "with each attempt, which lmsexport's questions have no place for", root)
+    template = root.find(f"{_Q}templateDeclaration")
+    if template is not None or root.find(f"{_Q}templateProcessing") is not None:
+        raise NoKind("it is a template item: its values are drawn at random for each learner, which "
+                     "lmsexport's questions cannot do", template if template is not None else root)
+    for node in root.iter():
+        name = node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
+        if name in _GRAPHIC:
+            raise NoKind(f"its {name} asks for places on an image, for which lmsexport has no kind", node)
+        if name in _CUSTOM:
+            raise NoKind(f"its {name} is run by the tool that made it, which no other format can", node)
+
+
 def interactions_of(root) -> list:
     body = root.find(f"{_Q}itemBody")
     return [] if body is None else [n for n in body.iter() if isinstance(n.tag, str) and n.tag.endswith("Interaction")]
@@ -75,12 +99,14 @@ def _kind(root, interactions: list):
     if names_ <= {"textEntryInteraction", "inlineChoiceInteraction"} and not _alone(interactions):
         return read_fill_blanks
     single = {"choiceInteraction": _choice, "textEntryInteraction": _typed, "extendedTextInteraction": _essay,
-              "matchInteraction": _matching, "orderInteraction": _ordering}
+              "matchInteraction": _matching, "orderInteraction": _ordering, "associateInteraction": read_associate,
+              "gapMatchInteraction": read_gap_match}
     if len(interactions) == 1 and names_ <= set(single):
         return single[names_.pop()]
     known = ", ".join(sorted(names_))
-    raise Unreadable(f"the item has {known}; lmsexport reads one choice, text entry, extended text, match or order "
-                     "interaction per item, or text entries and inline choices in a text", interactions[0])
+    raise NoKind(f"it has {known}, for which lmsexport has no kind (it reads one choice, text entry, extended "
+                 "text, match, associate, order or gap match interaction per item, or text entries and inline "
+                 "choices in a text)", interactions[0])
 
 
 def _alone(interactions: list) -> bool:
@@ -214,6 +240,25 @@ def _matching(root, interactions, common: dict, feedback: Feedback, reader: Text
     return Matching(**common, prompt=_prompt(root, interaction, reader), pairs=matched, distractors=distractors)
 
 
+def read_associate(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    """An associateInteraction whose right pairs share no choice, as a matching: the first of each
+    pair on the left, the second on the right, the choices in no pair right-hand distractors."""
+    interaction = interactions[0]
+    choices = {n.get("identifier"): n for n in interaction.iterfind(f"{_Q}simpleAssociableChoice")}
+    pairs = [value.split() for value in correct_values(declaration(root, interaction.get("responseIdentifier")))]
+    used = [identifier for pair in pairs for identifier in pair]
+    if any(len(pair) != 2 for pair in pairs) or len(set(used)) != len(used) or set(used) - set(choices):
+        raise NoKind("its right associations share choices, which a matching (each left item matched with one "
+                     "right item) cannot hold", interaction)
+    matched = tuple(MatchPair(id=left, left=reader.text(choices[left]), right=reader.text(choices[right]))
+                    for left, right in pairs)
+    distractors = tuple(reader.text(node) for identifier, node in choices.items() if identifier not in used)
+    reader.log.warn("W883", f"{reader.subject}: its associateInteraction is read as a matching: the first choice "
+                    "of each right pair on the left, the other choices on the right", reader.span,
+                    "nothing to do if that is how learners should pair them")
+    return Matching(**common, prompt=_prompt(root, interaction, reader), pairs=matched, distractors=distractors)
+
+
 def _ordering(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
     interaction = interactions[0]
     nodes = {node.get("identifier"): node for node in interaction.iterfind(f"{_Q}simpleChoice")}
@@ -246,7 +291,8 @@ def _prompt(root, interaction, reader: TextReader) -> Text:
         return _stem(body, reader)
     if not len(body) and not (body.text or "").strip():
         return reader.text(prompt)
-    return html_text("".join(reader.html(node) for node in body) + f"<div>{reader.inner_html(prompt)}</div>")
+    return html_text("".join(reader.html(node) for node in body) + f"<div>{reader.inner_html(prompt)}</div>",
+                     clean=reader.clean)
 
 
 def _stem(body, reader: TextReader) -> Text:
@@ -254,7 +300,7 @@ def _stem(body, reader: TextReader) -> Text:
     lone = len(stem) == 1 and not (body.text or "").strip()
     if lone and stem[0].tag == f"{_Q}div" and set(stem[0].attrib) <= {_LANG}:
         return reader.text(stem[0])
-    return html_text("".join(reader.html(node) for node in stem)) if stem else Text("")
+    return html_text("".join(reader.html(node) for node in stem), clean=reader.clean) if stem else Text("")
 
 
 def _remove(node) -> None:

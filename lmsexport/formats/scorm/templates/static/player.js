@@ -99,8 +99,15 @@
     return restored;
   }
 
-  /** Share of the points earned (0..1), or null for an answer a person marks (an essay). */
-  const credit = (question, answer) => kindOf(question).credit(question, answer);
+  /**
+   * Share of the points earned (0..1), or null for an answer a person marks (an essay). Each
+   * kind's credit() is the partial policy (docs/scoring.md); all or nothing keeps its full marks
+   * and makes anything less 0.
+   */
+  function credit(question, answer) {
+    const share = kindOf(question).credit(question, answer);
+    return question.scoring === "all_or_nothing" && share !== null && share < 1 ? 0 : share;
+  }
 
   function verdict(question, answer) {
     const share = credit(question, answer);

@@ -21,7 +21,7 @@ from lxml import etree
 
 import lmsexport
 from lmsexport.formats.qti21 import names
-from lmsexport.model import Matching
+from lmsexport.model import Matching, Text
 from moodle_grading import mark
 from qti_oracle import process_item
 from scoring_table import CANNOT, POLICIES, QUESTIONS, TABLE, quiz
@@ -72,6 +72,20 @@ def test_a_third_party_qti_engine_scores_the_table_alike(tmp_path):
                          text=True, timeout=600, check=True)
     for case in json.loads(run.stdout):
         assert case["scores"] == pytest.approx(case["expected"], abs=1e-3), case["where"]  # it shows 3 decimals
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("explained", [False, True], ids=["template", "rules written out"])
+def test_a_qti_package_reads_back_with_its_policies_and_no_warning(policy, explained):
+    """With an explanation to show, the item carries its scoring as rules instead of a template."""
+    written = quiz(policy)
+    if explained:
+        written = dataclasses.replace(written, questions=tuple(
+            dataclasses.replace(q, explanation=Text("Why.")) for q in written.questions))
+    log = lmsexport.Log()
+    back = lmsexport.read("x.qti.zip", lmsexport.write(written, "qti").to_bytes(), log=log)
+    assert log.diagnostics == []
+    assert [back.scoring_of(q) for q in back.questions] == [policy] * len(QUESTIONS)
 
 
 def _moodle_response(question, response):

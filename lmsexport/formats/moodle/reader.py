@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from urllib.parse import quote
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
 from ...paths import unsafe_path
@@ -35,6 +35,8 @@ from .reader_kinds import KIND_READERS, in_lang
 SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
                    "description")
 """The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where what the model holds differently from the file is told (W671)."""
 _NUMBERED = re.compile(r"(.*) \((\d+)\)", re.DOTALL)
 _EXPORT_HINT = ("lmsexport reads Moodle XML question banks: a <quiz> holding <question> elements, "
                 "as Moodle writes them with Question bank > Export > Moodle XML format")
@@ -72,9 +74,12 @@ class _Category:
     idnumber: str
 
 
-def read(data: str | bytes, *, source: str) -> Quiz:
-    """Read a Moodle XML file; raises SourceError listing every question it cannot read."""
-    reader = MoodleReader(source)
+def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
+    """Read a Moodle XML file; raises SourceError listing every question it cannot read.
+
+    What Moodle grades otherwise than the model can say (W671) goes to `log` (lmsexport.read
+    always gives one; without it those warnings are not kept)."""
+    reader = MoodleReader(source, log=Log() if log is None else log)
     drafts = reader.read_questions(_parse(data, source))
     if not drafts and not reader.problems:
         reader.problem("E606", None, "the file holds no questions",
@@ -112,6 +117,7 @@ class MoodleReader:
     """One file's reading: its problems, and the ids, names and files met so far."""
 
     source: str
+    log: Log = field(default_factory=Log)
     problems: list[Diagnostic] = field(default_factory=list)
     category: _Category | None = None
     prefix: str = ""
@@ -131,6 +137,10 @@ class MoodleReader:
     def problem(self, code: str, node, message: str, hint: str) -> None:
         line = node.sourceline if node is not None else 0
         self.problems.append(Diagnostic(code, message, SourceSpan(self.source, line or 0), hint))
+
+    def warn(self, code: str, node, message: str, hint: str = "") -> None:
+        """Something the model holds otherwise than the file says: the question is read all the same."""
+        self.log.warn(code, message, SourceSpan(self.source, node.sourceline or 0), hint)
 
     def read_questions(self, root) -> list[_Draft]:
         drafts = []

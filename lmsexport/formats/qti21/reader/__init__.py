@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from .. import names
 from ....archive import read_zip
-from ....diagnostics import Diagnostic, SourceError, SourceSpan
+from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
@@ -30,6 +30,8 @@ from .text import TextReader, Unreadable, order_assets
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where what an item scores otherwise than the model can say is told (W821)."""
 
 
 class _Ref(NamedTuple):
@@ -42,15 +44,18 @@ class _Ref(NamedTuple):
     line: int
 
 
-def read(data: str | bytes, *, source: str) -> Quiz:
+def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
+    """Read a package or one item; `log` gets the warnings (lmsexport.read always gives one)."""
     data = data.encode("utf-8") if isinstance(data, str) else data
+    log = Log() if log is None else log
     if data.startswith(b"PK"):
-        return _read_package(_unzip(data, source), source)
+        return _read_package(_unzip(data, source), source, log)
     root = _parse(data, source)
     quiz_id = _identifier(root.get("identifier", ""), "quiz")
     lang = root.get(_LANG)
     try:
-        question = read_question(root, Item("q1", lang, SourceSpan(source, root.sourceline or 0), TextReader()))
+        span = SourceSpan(source, root.sourceline or 0)
+        question = read_question(root, Item("q1", lang, span, TextReader(), log=log))
         return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
                     settings=Settings(shuffle=_shuffled([root])))
     except (Unreadable, ModelError) as exc:
@@ -91,7 +96,7 @@ def _identifier(value: str, fallback: str) -> str:
     return value if is_identifier(value) else slug(value, fallback=fallback)
 
 
-def _read_package(files: dict[str, bytes], source: str) -> Quiz:
+def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
     if MANIFEST not in files:
         raise SourceError([Diagnostic("E801", f"the package has no {MANIFEST} at its root", SourceSpan(source),
                                       "a QTI content package has imsmanifest.xml at the top of the zip")])
@@ -105,7 +110,7 @@ def _read_package(files: dict[str, bytes], source: str) -> Quiz:
     questions, roots, problems, assets = [], [], [], {}
     for ref in refs:
         try:
-            question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets)
+            question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets, log=log)
         except SourceError as exc:
             problems += exc.diagnostics
             continue
@@ -155,7 +160,8 @@ def _manifest_refs(manifest) -> list[_Ref]:
     ]
 
 
-def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, tags: tuple[str, ...], assets: dict):
+def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, tags: tuple[str, ...], assets: dict,
+               *, log: Log):
     if ref.path not in files:
         message = f"{ref.path!r} is referred to here but is not in the package"
         raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line))])
@@ -163,7 +169,7 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
     root = _parse(files[ref.path], where)
     identifier = (ref.identifier or root.get("identifier", "")).removeprefix(f"{quiz_id}-")
     item = Item(_identifier(identifier, "q"), lang, SourceSpan(where, root.sourceline or 0),
-                TextReader(ref.path, files, assets), ref.weight, tags)
+                TextReader(ref.path, files, assets), ref.weight, tags, log)
     try:
         question = read_question(root, item)
     except (Unreadable, ModelError, ValueError) as exc:

@@ -21,10 +21,11 @@ from lxml import etree
 
 import lmsexport
 from lmsexport.formats.qti21 import names
-from lmsexport.model import Matching, Text
+from lmsexport.model import Answer, Choice, FillBlanks, Gap, Matching, MultipleChoice, Quiz, Settings, Text
 from moodle_grading import mark
 from qti_oracle import process_item
-from scoring_table import CANNOT, POLICIES, QUESTIONS, TABLE, quiz
+from scoring_table import CANNOT, POLICIES, QUESTIONS, TABLE
+from scoring_table import quiz as table_quiz
 
 CASES = [(policy, row) for policy in POLICIES for row in TABLE]
 IDS = [f"{policy}-{row.id}" for policy, row in CASES]
@@ -48,7 +49,7 @@ def _qti_response(question, response):
 @pytest.mark.parametrize("policy, row", CASES, ids=IDS)
 def test_qti_items_score_as_the_table_says(policy, row):
     question = QUESTIONS[row.question]
-    item = lmsexport.write(quiz(policy, row.question), "qti").files[names.item_path(question.id)]
+    item = lmsexport.write(table_quiz(policy, row.question), "qti").files[names.item_path(question.id)]
     outcomes = process_item(item, _qti_response(question, row.response))
     assert outcomes["SCORE"] == pytest.approx(row.expected(policy, "qti"), abs=1e-6)
 
@@ -62,7 +63,7 @@ def test_a_third_party_qti_engine_scores_the_table_alike(tmp_path):
     cases = []
     for policy, row in CASES:
         question = QUESTIONS[row.question]
-        item = lmsexport.write(quiz(policy, row.question), "qti").files[names.item_path(question.id)]
+        item = lmsexport.write(table_quiz(policy, row.question), "qti").files[names.item_path(question.id)]
         cases.append({"item": item.decode(), "responses": [_qti_response(question, row.response)],
                       "expected": [row.expected(policy, "qti")], "where": f"{policy} {row.id}"})
     engine = Path(__file__).parent / "fixtures" / "qti21" / "engine"
@@ -78,7 +79,7 @@ def test_a_third_party_qti_engine_scores_the_table_alike(tmp_path):
 @pytest.mark.parametrize("explained", [False, True], ids=["template", "rules written out"])
 def test_a_qti_package_reads_back_with_its_policies_and_no_warning(policy, explained):
     """With an explanation to show, the item carries its scoring as rules instead of a template."""
-    written = quiz(policy)
+    written = table_quiz(policy)
     if explained:
         written = dataclasses.replace(written, questions=tuple(
             dataclasses.replace(q, explanation=Text("Why.")) for q in written.questions))
@@ -104,7 +105,7 @@ def _moodle_response(question, response):
 @pytest.mark.parametrize("policy, row", CASES, ids=IDS)
 def test_moodle_grades_the_fractions_written_as_the_table_says(policy, row):
     question = QUESTIONS[row.question]
-    package = lmsexport.write(quiz(policy, row.question), "moodle")
+    package = lmsexport.write(table_quiz(policy, row.question), "moodle")
     (node,) = [q for q in etree.fromstring(next(iter(package.files.values()))) if q.get("type") != "category"]
     assert mark(node, _moodle_response(question, row.response)) == pytest.approx(row.expected(policy, "moodle"),
                                                                                 abs=1e-6)
@@ -120,12 +121,24 @@ def test_moodle_grades_the_fractions_written_as_the_table_says(policy, row):
 @pytest.mark.parametrize("policy", POLICIES)
 def test_the_json_model_carries_the_quiz_s_and_each_question_s_policy(policy):
     other = next(p for p in POLICIES if p != policy)
-    mixed = quiz(policy)
+    mixed = table_quiz(policy)
     mixed = dataclasses.replace(mixed, questions=(dataclasses.replace(mixed.questions[0], scoring=other),
                                                   *mixed.questions[1:]))
     again = lmsexport.read("x.json", lmsexport.write(mixed, "json").files["scoring.json"])
     assert again == mixed
     assert [again.scoring_of(q) for q in again.questions] == [other] + [policy] * (len(QUESTIONS) - 1)
+
+
+def test_where_both_policies_score_alike_nothing_is_warned():
+    """One right option among checkboxes, or one gap without partial credit: all or nothing is
+    what right minus wrong gives already, so Moodle scores it exactly."""
+    one_right = MultipleChoice(id="q1", prompt=Text("Which is prime?"), multiple_response=True, choices=(
+        Choice(id="a", text=Text("2"), correct=True), Choice(id="b", text=Text("4"))))
+    one_gap = FillBlanks(id="q2", prompt=Text("2 + 2 = ___"), segments=("2 + 2 = ", Gap(id="g1", answers=(
+        Answer(text="4"),))))
+    quiz = Quiz(id="alike", title="Alike", settings=Settings(scoring="all_or_nothing"), questions=(one_right, one_gap))
+    assert not any(q.scoring_matters for q in quiz.questions) and all(q.has_parts for q in quiz.questions)
+    assert lmsexport.write(quiz, "moodle").warnings == []
 
 
 def test_the_table_covers_each_question_under_each_policy_with_partial_and_wrong_answers():

@@ -195,6 +195,12 @@ class Question:
         """True for the kinds a scoring policy applies to: several parts, each right or wrong."""
         return False
 
+    @property
+    def scoring_matters(self) -> bool:
+        """False when both scoring policies give every response the same score, so a format
+        that can score only one of them still scores this question exactly."""
+        return self.has_parts
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MultipleChoice(Question):
@@ -221,6 +227,11 @@ class MultipleChoice(Question):
     def has_parts(self) -> bool:
         """Multiple response: each option is a part (ticked or not, rightly or wrongly)."""
         return self.multiple_response
+
+    @property
+    def scoring_matters(self) -> bool:
+        """With one right option, right minus wrong is already all or nothing."""
+        return self.multiple_response and len(self.correct_choices) > 1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -200,6 +200,12 @@ class FillBlanks(Question):
         """Each gap is a part (even a single gap, whose answers may give partial credit)."""
         return True
 
+    @property
+    def scoring_matters(self) -> bool:
+        """One gap whose answers give full credit or none scores alike under both policies."""
+        gaps = self.gaps
+        return len(gaps) > 1 or any(0 < answer.credit < 100 for answer in gaps[0].answers)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Description(Question):

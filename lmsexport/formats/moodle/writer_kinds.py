@@ -292,7 +292,10 @@ def _warn_unequal_shares(out: QuestionOut, question: MultipleChoice, percents: l
 
 
 def _cannot(out: QuestionOut, feature: str, instead: str) -> None:
-    """The question's scoring policy is one Moodle cannot grade: what the learner gets instead."""
+    """The question's scoring policy is one Moodle cannot grade: what the learner gets instead
+    (nothing to say when both policies score the question alike)."""
+    if not out.question.scoring_matters:
+        return
     out.warn("W661", f"question {out.question.id}: Moodle XML cannot score {feature}; the learner gets partial "
              f"credit instead: {instead}")
 

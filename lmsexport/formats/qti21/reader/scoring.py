@@ -24,7 +24,7 @@ def policy(root, question: Question) -> tuple[str, str | None]:
     """The item's policy for `question` and, when the item does not score exactly by it, what it
     does instead (None when it does). A question both policies score alike reads as partial."""
     found, instead = _policy(root, question)
-    if found == "all_or_nothing" and _alike(question):
+    if found == "all_or_nothing" and not question.scoring_matters:
         return "partial", None
     return found, instead
 
@@ -119,13 +119,3 @@ def _all(values: list[float], wanted: float) -> bool:
 
 def _values(values: list[float]) -> str:
     return ", ".join(number(value) for value in values)
-
-
-def _alike(question: Question) -> bool:
-    """Both policies score every response alike: one right option (a wrong tick already makes
-    the partial rule 0), or one gap whose answers earn all or nothing."""
-    if isinstance(question, MultipleChoice):
-        return len(question.correct_choices) == 1
-    if isinstance(question, FillBlanks) and len(question.gaps) == 1:
-        return all(answer.credit >= 100 or answer.credit <= 0 for answer in question.gaps[0].answers)
-    return False

@@ -23,7 +23,7 @@ from ...model import (
 )
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
 from .scoring import grades, grades_policy, ordering_grading, ordering_policy, wrong_tick
-from ...xml import number
+from ...xml import number as percent_text
 
 if TYPE_CHECKING:
     from .reader import Head, MoodleReader
@@ -59,10 +59,10 @@ def read_multichoice(r: MoodleReader, node) -> Read:
 
 def _inexact_grades(r: MoodleReader, node, question: MultipleChoice, percents: list[float]) -> None:
     """The options' grades are no policy of the model: the question reads as partial (right minus wrong)."""
-    right = [number(p) for p in percents if p > 0]
-    wrong = [number(p) for p in percents if p <= 0]
-    share = number(wrong_tick(len(right)))
-    exact = ", ".join(number(g) for g in grades([p > 0 for p in percents], True))
+    right = [percent_text(p) for p in percents if p > 0]
+    wrong = [percent_text(p) for p in percents if p <= 0]
+    share = percent_text(wrong_tick(len(right)))
+    exact = ", ".join(percent_text(g) for g in grades([p > 0 for p in percents], True))
     written = f"right options {', '.join(right)} %" + (f", wrong options {', '.join(wrong)} %" if wrong else "")
     r.warn("W671", node, f"question {r.name(node)!r}: Moodle grades its options as written ({written}), which is "
            f"neither of lmsexport's scoring policies; it is read as partial: each right option ticked earns "

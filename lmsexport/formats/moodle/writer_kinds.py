@@ -44,7 +44,7 @@ def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
         if policy == "all_or_nothing":
             share = number(next(p for p, c in zip(percents, question.choices, strict=True) if c.correct))
             _cannot(out, "multiple response all or nothing (qtype_multichoice adds up the grades of the options "
-                    f"ticked)", f"each right option ticked earns {share} % and any wrong tick "
+                    "ticked)", f"each right option ticked earns {share} % and any wrong tick "
                     f"({number(WRONG_TICK)} % each) scores 0")
     for choice, percent in zip(question.choices, percents, strict=True):
         answer = out.rich(node, "answer", choice.text, {"fraction": number(percent)})

@@ -129,6 +129,14 @@ def test_the_json_model_carries_the_quiz_s_and_each_question_s_policy(policy):
     assert [again.scoring_of(q) for q in again.questions] == [other] + [policy] * (len(QUESTIONS) - 1)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_canvas_says_where_it_gives_partial_credit_instead(policy):
+    """Canvas grades every kind of several parts by its own partial credit (docs/scoring.md)."""
+    package = lmsexport.write(table_quiz(policy), "canvas")
+    warned = sorted(d.message.split(":")[0] for d in package.warnings if d.code == "W863")
+    assert warned == (sorted(f"question {name}" for name in QUESTIONS) if policy == "all_or_nothing" else [])
+
+
 def test_where_both_policies_score_alike_nothing_is_warned():
     """One right option among checkboxes, or one gap without partial credit: all or nothing is
     what right minus wrong gives already, so Moodle scores it exactly."""
@@ -139,6 +147,7 @@ def test_where_both_policies_score_alike_nothing_is_warned():
     quiz = Quiz(id="alike", title="Alike", settings=Settings(scoring="all_or_nothing"), questions=(one_right, one_gap))
     assert not any(q.scoring_matters for q in quiz.questions) and all(q.has_parts for q in quiz.questions)
     assert lmsexport.write(quiz, "moodle").warnings == []
+    assert [d for d in lmsexport.write(quiz, "canvas").warnings if d.code == "W863"] == []
 
 
 def test_the_table_covers_each_question_under_each_policy_with_partial_and_wrong_answers():

@@ -99,11 +99,8 @@
     return restored;
   }
 
-  /**
-   * Share of the points earned (0..1), or null for an answer a person marks (an essay). Each
-   * kind's credit() is the partial policy (docs/scoring.md); all or nothing keeps its full marks
-   * and makes anything less 0.
-   */
+  /** Share of the points earned (0..1), or null for an answer a person marks (an essay). A kind's
+   *  credit() is the partial policy; all or nothing keeps full marks only (docs/scoring.md). */
   function credit(question, answer) {
     const share = kindOf(question).credit(question, answer);
     return question.scoring === "all_or_nothing" && share !== null && share < 1 ? 0 : share;

@@ -150,6 +150,19 @@ def test_where_both_policies_score_alike_nothing_is_warned():
     assert [d for d in lmsexport.write(quiz, "canvas").warnings if d.code == "W863"] == []
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_text_format_carries_the_quiz_s_and_each_question_s_policy(policy):
+    other = next(p for p in POLICIES if p != policy)
+    mixed = table_quiz(policy)
+    mixed = dataclasses.replace(mixed, questions=(dataclasses.replace(mixed.questions[0], scoring=other),
+                                                  *mixed.questions[1:]))
+    (text,) = lmsexport.write(mixed, "text").files.values()
+    header = text.decode().split("---")[1].splitlines()
+    assert ("scoring: all_or_nothing" in header) == (policy == "all_or_nothing")  # the default goes unsaid
+    again = lmsexport.read("x.txt", text)
+    assert [again.scoring_of(q) for q in again.questions] == [other] + [policy] * (len(QUESTIONS) - 1)
+
+
 def test_the_table_covers_each_question_under_each_policy_with_partial_and_wrong_answers():
     for name in QUESTIONS:
         rows = [row for row in TABLE if row.question == name]

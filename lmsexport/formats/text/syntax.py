@@ -67,6 +67,17 @@ MATH = re.compile(r"\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
+def fold(option: str) -> str:
+    """An option as written, as the reader compares options (E204): case and runs of spaces do not count."""
+    return " ".join(option.casefold().split())
+
+
+def outside_folder(src: str) -> bool:
+    """Whether an image's `src` names no file in the quiz's folder (a URL, an absolute path,
+    `../`): the reader refuses such an image (E162), so the writer writes it as a link."""
+    return "://" in src or src.startswith(("data:", "/", "\\", ".."))
+
+
 def classify(line: str) -> tuple[str, re.Match | None]:
     """The kind of a line (`blank`, `text` or a key of LINE_PATTERNS) and its match."""
     if not line.strip():

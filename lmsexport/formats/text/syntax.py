@@ -59,8 +59,6 @@ ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines")
 """The `@name: value` attributes of a question."""
 ESSAY_LINES = 10
 """The size of an essay's answer box when `@lines` does not say."""
-MARKUPS = ("plain", "markdown", "html")
-"""The `markup:` header values: texts as written, Markdown, or HTML."""
 MATH = re.compile(r"\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 """TeX between `\\(` `\\)` or `\\[` `\\]`: what makes a `markup: html` text HTML even without a tag."""
 

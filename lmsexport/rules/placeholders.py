@@ -73,7 +73,7 @@ def _placeholders(quiz: Quiz) -> Iterator[Finding]:
         for pattern, what, hint in _MACHINE_TOKENS:
             tokens = dict.fromkeys(m.group() for text in texts for m in pattern.finditer(text))
             for token in tokens:
-                yield Finding(f"{part.name} holds {token!r}, {what}", hint, part.question)
+                yield Finding(f"{part.name} holds {token!r}, {what}", hint, part.question, part.span)
 
 
 def _template_debris(quiz: Quiz) -> Iterator[Finding]:
@@ -83,7 +83,7 @@ def _template_debris(quiz: Quiz) -> Iterator[Finding]:
                 f"{part.name} holds {token!r}, template code that was never filled in",
                 "replace it with the text it stands for; if the quiz is about such code, "
                 "switch the rule off for it with lint: -L011",
-                part.question,
+                part.question, part.span,
             )
 
 
@@ -99,7 +99,7 @@ def _html_entities(quiz: Quiz) -> Iterator[Finding]:
             yield Finding(
                 f"{part.name} shows {shown!r} literally: {why}",
                 f"write the character itself ({_describe(html.unescape(shown))})",
-                part.question,
+                part.question, part.span,
             )
 
 
@@ -150,7 +150,7 @@ def _unbalanced(quiz: Quiz) -> Iterator[Finding]:
                 f"{part.name} has {problem}",
                 "close or remove it; translation often drops one half of a pair, "
                 "and Markdown is not rendered (plain text shows the marks as they are)",
-                part.question,
+                part.question, part.span,
             )
 
 
@@ -172,14 +172,14 @@ def _mojibake(quiz: Quiz) -> Iterator[Finding]:
             yield Finding(
                 f"{part.name} holds U+FFFD (�): characters were lost when the text was converted",
                 "retype the damaged words, or export the source again as UTF-8",
-                part.question,
+                part.question, part.span,
             )
         damaged = (_undo_cp1252(run) for run in _MOJIBAKE_RUN.findall(text))
         for bad, meant in dict.fromkeys(pair for pair in damaged if pair):
             yield Finding(
                 f"{part.name} holds {bad!r}, UTF-8 read as Windows-1252 (it was {meant!r})",
                 f"replace it with {meant!r}, and export the source again as UTF-8",
-                part.question,
+                part.question, part.span,
             )
 
 

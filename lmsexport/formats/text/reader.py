@@ -126,8 +126,20 @@ class Parser:
         span = SourceSpan(self.source, line, column, len(first))
         return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
 
+    def span(self, line: int, column: int = 1, length: int = 1) -> SourceSpan:
+        """A place in this source (options, answers and images keep theirs in the model)."""
+        return SourceSpan(self.source, line, column, length)
+
+    def find(self, text: str, start: int) -> SourceSpan:
+        """Where `text` is first written at or after line `start` (a gap in a prompt), else that line."""
+        for number in range(start, len(self.lines) + 1):
+            column = self.lines[number - 1].find(text)
+            if column >= 0:
+                return self.span(number, column + 1, len(text))
+        return self.span(start)
+
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
-        span = SourceSpan(self.source, line, column, length)
+        span = self.span(line, column, length)
         self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
 
     def parse(self, start: int) -> None:
@@ -351,7 +363,8 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
             else:
                 unsafe = image_problem(data, media_type)
                 if unsafe is None:
-                    loaded.append(Asset(path=path, media_type=media_type, data=data))
+                    loaded.append(Asset(path=path, media_type=media_type, data=data,
+                                        source=parser.span(line, column, len(src))))
                     continue
                 problem = ("E164", f"image {src!r} cannot be carried: {unsafe}",
                            "save the image again from an image editor, in the format its name says")

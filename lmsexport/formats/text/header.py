@@ -29,9 +29,11 @@ from typing import Callable
 from ...model import FEEDBACK_MODES, is_identifier, is_language_tag
 from .syntax import MARKUPS
 
-_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
+_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*(?:[ \t]+[\w-]+)*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
+"""`key: value`; a key of several words (`pass mark:`) is read so that the hint can name the right one."""
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+_BOOLEANS = "true/false, yes/no, on/off"
 
 
 def _identifier(value: str) -> str:
@@ -51,7 +53,7 @@ def _boolean(value: str) -> bool:
         return True
     if value.lower() in _FALSE:
         return False
-    raise ValueError("use true or false")
+    raise ValueError(f"use one of {_BOOLEANS}")
 
 
 def _points(value: str) -> float:
@@ -109,7 +111,7 @@ def _time_limit(value: str) -> int:
 
 def _markup(value: str) -> str:
     if value not in MARKUPS:
-        raise ValueError("use plain (text shown as written), markdown or html")
+        raise ValueError("use one of plain (text shown as written), markdown or html")
     return value
 
 
@@ -145,6 +147,21 @@ KEYS: dict[str, Callable[[str], object]] = {
 }
 
 
+CLOSED_VALUES = {"shuffle": _BOOLEANS, "feedback": ", ".join(FEEDBACK_MODES), "markup": ", ".join(MARKUPS)}
+"""The keys that take one of a few words, and those words, for hints."""
+
+
+def unknown_key_hint(key: str) -> str:
+    """The nearest known key (a word of the key, else the closest spelling) with what it takes, then all keys."""
+    words = [word for word in re.split(r"[\s_-]+", key) if word in KEYS]
+    close = words or difflib.get_close_matches(key, KEYS, n=1, cutoff=0.5)
+    suggestion = ""
+    if close:
+        values = f" ({CLOSED_VALUES[close[0]]})" if close[0] in CLOSED_VALUES else ""
+        suggestion = f"did you mean '{close[0]}:'{values}? "
+    return f"{suggestion}known keys: {', '.join(KEYS)}"
+
+
 def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, int]:
     """Settings from a leading `---` block, and the index of the first body line."""
     start = next((i for i, line in enumerate(lines) if line.strip()), 0)
@@ -171,16 +188,7 @@ def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, in
         key, value = match["key"].lower(), match["value"]
         column = match.start("key") + 1
         if key not in KEYS:
-            close = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.5)
-            suggestion = f"did you mean {close[0]}?" if close else ""
-            error(
-                "E111",
-                f"unknown header key {key!r}",
-                index + 1,
-                column,
-                f"{suggestion} known keys: {', '.join(KEYS)}".strip(),
-                len(key),
-            )
+            error("E111", f"unknown header key {key!r}", index + 1, column, unknown_key_hint(key), len(key))
             continue
         if key in values:
             error("E115", f"header key {key!r} is given twice", index + 1, column, "keep one", len(key))

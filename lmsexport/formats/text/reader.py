@@ -44,7 +44,7 @@ from ...model import MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
 from .header import parse_header
 from .questions import Draft, Option, build_questions
-from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines
+from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
@@ -67,7 +67,8 @@ class Parser:
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
-        self.sanitise = Sanitiser(Log() if log is None else log, self.problems)
+        self.log = Log() if log is None else log
+        self.sanitise = Sanitiser(self.log, self.problems)
         self.title: str | None = None
         self.description: list[str] = []
         self.drafts: list[Draft] = []
@@ -78,6 +79,10 @@ class Parser:
         self.questions = 0
         self.blocks = 0
         """Numbered questions and `Text:` blocks so far."""
+        self.last_start: int | None = None
+        """Index of the last line that starts a question or `Text:` block, once looked for."""
+        self.written_number = 0
+        """The number the last question was written with (questions are numbered by position)."""
 
     def text(self, value: str) -> Text:
         """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
@@ -146,6 +151,11 @@ class Parser:
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
             kind, match = classify(line)
+            if kind == "comment":
+                continue  # seen by no other rule: a comment changes nothing around it
+            if kind == "text" and FOREIGN_KEY.match(line) and self._last_paragraph(index):
+                self._foreign_key(number, line)
+                continue
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
@@ -205,9 +215,36 @@ class Parser:
         indent = len(line) - len(line.lstrip())
         return self.previous in ("option", "continuation") and indent > self.draft.options[-1].indent
 
+    def _last_paragraph(self, index: int) -> bool:
+        """No question or `Text:` block follows line `index` (0-based); the last one is found once."""
+        if self.last_start is None:
+            starts = (i for i in range(len(self.lines) - 1, -1, -1)
+                      if classify(self.lines[i])[0] in ("question", "text_block"))
+            self.last_start = next(starts, -1)
+        return index > self.last_start
+
+    def _foreign_key(self, number: int, line: str) -> None:
+        label = FOREIGN_KEY.match(line)
+        self.error("E308", f"{label['label']!r} is not a label lmsexport reads: this line is not read as the "
+                   "answer key", number, label.start("label") + 1,
+                   f"write the key as Answers:{label['rest'].rstrip()} (the label is Answers: in a quiz in "
+                   "any language)", len(label["label"]))
+
+    def _numbering(self, number: int, match) -> None:
+        """A question numbered other than one more than the last is told (W201); it counts by position."""
+        written = int(match["number"])
+        if written != self.written_number + 1:
+            what = f"{written} again" if written == self.written_number else str(written)
+            self.log.warn("W201", f"question {self.questions} is numbered {what}", self.span(
+                number, match.start("number") + 1, len(match["number"])),
+                f"number the questions 1, 2, 3, ...: they are counted by position, so this is question "
+                f"{self.questions} (in the answer key too)")
+        self.written_number = written
+
     def _on_question(self, number, line, match):
         rest = (match["rest"] or "").strip()
         self.questions += 1
+        self._numbering(number, match)
         self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
 
     def _on_text_block(self, number, line, match):

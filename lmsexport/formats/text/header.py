@@ -160,7 +160,8 @@ KEYS: dict[str, Callable[[str], object]] = {
 }
 
 
-CLOSED_VALUES = {"shuffle": _BOOLEANS, "feedback": ", ".join(FEEDBACK_MODES), "markup": ", ".join(MARKUPS)}
+CLOSED_VALUES = {"shuffle": _BOOLEANS, "feedback": ", ".join(FEEDBACK_MODES), "markup": ", ".join(MARKUPS),
+                 "scoring": ", ".join(SCORING_POLICIES)}
 """The keys that take one of a few words, and those words, for hints."""
 
 

@@ -11,8 +11,8 @@
 
 Code is exempt from L011 and L013: `backtick spans` in plain text and
 <code>/<pre> in HTML, where `%s` or `{0}` are what the question is about.
-TeX math (`$x^2$`, `$$...$$`, `\(...\)`, `\[...\]`) is exempt from L011 too: its
-braces (`\frac{1}{2}`) are not template code.
+TeX math (`$x^2$`, `$$...$$`, `\\(...\\)`, `\\[...\\]`) is exempt from L011 too: its
+braces (`\\frac{1}{2}`) are not template code.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """lmsexport: quiz sources to QTI 2.1, Moodle XML and SCORM packages, schema-validated.
 
-The Python API in five calls:
+The Python API in six calls:
 
     import lmsexport
     quiz = lmsexport.read("quizzes/fsdp-yo.txt")          # -> Quiz (the model)
     package = lmsexport.write(quiz, "json")                # -> Package (files in memory)
     problems = lmsexport.validate(package)                 # -> [] when valid
     results = lmsexport.build(["quizzes"], ["qti"], "dist")  # read, write, validate, lint, save
+    path = lmsexport.convert("bank.moodle.xml", "text")    # one file in, one file out: bank.txt
 
 Errors in sources raise `SourceError`, whose `diagnostics` say file, line and what to do.
 """
@@ -21,8 +22,8 @@ from .model import Quiz
 from ._version import __version__
 from .package import Package
 
-__all__ = ["ConversionWarning", "Diagnostic", "Log", "Package", "Quiz", "SourceError", "__version__", "build", "read",
-           "validate", "write"]
+__all__ = ["ConversionWarning", "Diagnostic", "Log", "Package", "Quiz", "SourceError", "__version__", "build",
+           "convert", "read", "validate", "write"]
 
 
 def read(path: str | Path, data: str | bytes | None = None, *, format: str | None = None,
@@ -48,10 +49,15 @@ def read(path: str | Path, data: str | bytes | None = None, *, format: str | Non
         accepted = getattr(chosen, "READ_OPTIONS", ())
         # From memory: no folder to load images from.
         quiz = chosen.read(data, source=source_name(path), **({"log": caught} if "log" in accepted else {}))
+    _warn(caught, log)
+    return quiz
+
+
+def _warn(caught: Log, log: Log | None) -> None:
+    """Without a log of the caller's, each warning is issued as a ConversionWarning."""
     if log is None:
         for diagnostic in caught.diagnostics:
-            warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
-    return quiz
+            warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=3)
 
 
 def write(quiz: Quiz, format: str) -> Package:
@@ -60,6 +66,29 @@ def write(quiz: Quiz, format: str) -> Package:
 
     module, options = writer(format)
     return module.write(quiz, options)
+
+
+def convert(path: str | Path, to: str, out: str | Path | None = None, *, data: str | bytes | None = None,
+            format: str | None = None, log: Log | None = None) -> Path:
+    """Convert one quiz file into one file in the format `to` (a `--format` name, `text`
+    included), as `lmsexport convert` does, and return the path written.
+
+    The file goes to `out`, or into `out` if it is a folder, else to `<quiz id><extension>` in
+    the current folder; a text quiz's images go beside it. It is validated before it is written,
+    atomically. `data` and `format` are as for `read()`; what the source or the target format
+    cannot carry is a warning in `log` (else a `ConversionWarning`). Raises SourceError for a bad
+    source."""
+    from .batch.conversion import convert_data, save, target
+
+    path = Path(path)
+    caught = Log() if log is None else log
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    conversion = convert_data(content, to, path=path, chosen=format, log=caught)
+    caught.diagnostics += conversion.package.warnings
+    written = target(conversion, None if out is None else Path(out))
+    save(conversion, written, path if data is None else None)
+    _warn(caught, log)
+    return written
 
 
 def validate(package: Package | str | Path) -> list[Diagnostic]:

@@ -21,7 +21,7 @@ import click
 from . import formats as registry
 from ._version import __version__
 from .batch.files import source_name
-from .diagnostics import SourceError
+from .diagnostics import Severity, SourceError
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
@@ -151,10 +151,17 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
+def _not_a_quiz(source: str) -> str:
+    return f"skipped {source}: not a quiz in any format lmsexport reads (name it on the command line to see why)"
+
+
 def _echo_result(result, verbose: bool) -> None:
     """What happened to one source: its problems, then one line (not for failures)."""
     _echo_diagnostics(result.diagnostics)
     if result.failed:
+        return
+    if result.ignored:
+        click.echo(_not_a_quiz(result.source))
         return
     if result.skipped:
         click.echo(f"up to date {result.source}")
@@ -189,28 +196,35 @@ def _echo_result(result, verbose: bool) -> None:
                    "suffix and content.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only problems.")
 @click.option("-v", "--verbose", is_flag=True, help="One line per source even on a terminal, with its timing.")
+@click.option("--watch", is_flag=True,
+              help="After building, watch the sources and rebuild each one that changes (one line per rebuild), "
+                   "until Ctrl-C.")
 def build(paths, formats, out, jobs, force, fail_fast, report, config_path, strict, ignore, no_lint, bank,
-          source_format, quiet, verbose) -> None:
+          source_format, quiet, verbose, watch) -> None:
     """Build packages from quiz files and folders of them.
 
     Folders are searched for sources (the suffixes lmsexport formats lists), never the
     output folder nor another build's; a file's content decides its format where a suffix
     is shared (a .xml is Moodle XML or a QTI item, a .txt lmsexport text or GIFT), unless
-    --from names it. Each quiz becomes
+    --from names it. A file found in a folder that is no quiz at all (a README.txt) is
+    skipped with a note. Each quiz becomes
     OUT/<quiz id><extension>; with several formats, OUT/<format>/<quiz id><extension>.
     A source with errors is reported with file, line and a hint, and nothing is
     written for it; the other sources are still built (exit status 1). Sources
     whose text, settings and lmsexport version are unchanged since the last build
     into OUT are not rebuilt (see --force). With --bank, nothing is written
-    unless every source is read.
+    unless every source is read. With --watch, build keeps running: each time a
+    source (or an image or lmsexport.toml it uses) changes, what changed is built
+    again, errors included, until Ctrl-C (exit status 0).
     """
     import os
 
     from .ids import ID_LIMIT
     from .model import is_identifier
     from .batch.builds import builder
-    from .batch.pipeline import BuildSettings, OutputInvalid, find_sources
-    from .batch.report import summary, to_json
+    from .batch.pipeline import BuildSettings, OutputInvalid
+    from .batch.report import summary
+    from .batch.sources import find_sources
 
     settings_file = _load_config(config_path)
     formats = formats or list(settings_file.formats)
@@ -222,8 +236,9 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         sources = find_sources(list(paths), out_dir)
     except (registry.UnknownFormat, FileNotFoundError) as exc:
         raise click.UsageError(str(exc)) from None
-    if bank is not None and formats != ["moodle"]:
-        raise click.UsageError("--bank writes one Moodle question bank: use it with --format moodle alone")
+    if bank is not None and (len(formats) != 1 or formats[0] not in registry.banks()):
+        raise click.UsageError(f"--bank writes every quiz into one file: use it with --format "
+                               f"{' or '.join(registry.banks())} alone")
     if bank is not None and not (is_identifier(bank) and len(bank) <= ID_LIMIT):
         raise click.BadParameter(f"it names the file: use at most {ID_LIMIT} ASCII letters, digits, - _ and ., "
                                  "starting with a letter", param_hint="'--bank'")
@@ -246,9 +261,10 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         results = builder(settings).run(list(paths), on_made=progress)
     except OutputInvalid as exc:
         progress.close()
-        _echo_diagnostics(exc.diagnostics)
-        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
-        sys.exit(EXIT_INVALID_OUTPUT)
+        _echo_invalid(exc)
+        if not watch:
+            sys.exit(EXIT_INVALID_OUTPUT)
+        results = []
     progress.close()
     if not quiet or any(result.diagnostics for result in results):
         for result in results:
@@ -258,17 +274,141 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
                 _echo_result(result, verbose)
     seconds = time.perf_counter() - started
     if report:
-        from .package import write_atomic
-
-        write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+        _write_report(report, results, formats, seconds)
     if not quiet:
         click.echo(summary(results, seconds), err=True)
     if any(result.output_invalid for result in results):
-        click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it",
-                   err=True)
-        sys.exit(EXIT_INVALID_OUTPUT)
-    if any(result.failed for result in results):
+        _echo_invalid_written()
+        if not watch:
+            sys.exit(EXIT_INVALID_OUTPUT)
+    if watch:
+        _rebuild_on_change(settings, list(paths), report)
+    elif any(result.failed for result in results):
         sys.exit(1)
+
+
+def _echo_invalid(exc) -> None:
+    _echo_diagnostics(exc.diagnostics)
+    click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
+
+
+def _echo_invalid_written() -> None:
+    click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it", err=True)
+
+
+def _write_report(report: Path, results, formats, seconds: float) -> None:
+    from .batch.report import to_json
+    from .package import write_atomic
+
+    write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+
+
+def _echo_rebuild(result) -> None:
+    """`build --watch`: a rebuilt source's problems, then its one line (with the time of day)."""
+    _echo_diagnostics(result.diagnostics)
+    now = time.strftime("%H:%M:%S")
+    if result.output_invalid:
+        _echo_invalid_written()
+    if result.failed:
+        errors = sum(d.severity == Severity.ERROR for d in result.diagnostics)
+        click.echo(f"{now} failed {result.source}: {_plural(errors, 'error')}")
+        return
+    warnings = f" ({_plural(len(result.warnings), 'warning')})" if result.warnings else ""
+    click.echo(f"{now} rebuilt {result.source} -> {', '.join(source_name(t) for t in result.written)}{warnings}")
+
+
+def _rebuild_on_change(settings, paths: list[Path], report: Path | None) -> None:
+    """`build --watch`: build again after each batch of changes (only what changed is rebuilt:
+    the incremental state knows the rest is up to date), whatever went wrong, until Ctrl-C."""
+    from .batch.builds import builder
+    from .batch.pipeline import OutputInvalid
+    from .preview.watch import Watcher
+
+    watcher = Watcher(paths, ignore=(settings.out_dir,))
+    click.echo(f"watching {', '.join(source_name(p) for p in paths)} for changes (Ctrl-C to stop)", err=True)
+    try:
+        for _ in watcher:
+            started = time.perf_counter()
+            try:
+                results = builder(settings).run(paths)
+            except OutputInvalid as exc:
+                _echo_invalid(exc)
+                continue
+            except OSError as exc:  # a source folder removed, an output folder not writable
+                click.echo(f"lmsexport: {exc}", err=True)
+                continue
+            for result in results:
+                if not result.skipped:
+                    _echo_rebuild(result)
+            if report:
+                _write_report(report, results, settings.formats, time.perf_counter() - started)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watcher.stop()
+    click.echo("stopped watching", err=True)
+
+
+def _one_format(ctx, param, value: str) -> str:
+    known = registry.flavours()
+    if value not in known:
+        raise click.BadParameter(f"unknown output format {value!r}; choose one of {', '.join(known)} "
+                                 "(see lmsexport formats)")
+    return value
+
+
+@main.command()
+@click.argument("source", metavar="IN", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("-t", "--to", "target_format", required=True, metavar="FORMAT", callback=_one_format,
+              help="Output format: qti, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read IN as this format (text, json, moodle, qti21) instead of by its suffix and content "
+                   "(needed for standard input that does not tell).")
+@click.option("-o", "--output", type=click.Path(allow_dash=True, path_type=Path),
+              help="File (or folder) to write; - for standard output (text, json, moodle).  "
+                   "[default: <quiz id><extension> in the current folder]")
+def convert(source: Path, target_format: str, source_format: str | None, output: Path | None) -> None:
+    """Convert one quiz file into one file in another format.
+
+    IN is a quiz in any format lmsexport reads (- for standard input); the output is one
+    file in any format it writes, `text` included, which makes any import an editable quiz
+    (docs/convert.md). It is validated before it is written; what a format cannot carry is
+    warned about. A text quiz's images are written beside it. Exit status 1 when the source
+    has errors.
+    """
+    from .batch.conversion import NotConvertible, convert_data, save, target
+    from .batch.pipeline import OutputInvalid
+
+    stdin = source.as_posix() == "-"
+    try:
+        data = click.get_binary_stream("stdin").read() if stdin else None
+        conversion = convert_data(data, target_format, path=None if stdin else source, chosen=source_format)
+    except (NotConvertible, registry.UnknownFormat) as exc:
+        raise click.UsageError(str(exc)) from None
+    except SourceError as exc:
+        _echo_diagnostics(exc.diagnostics)
+        sys.exit(1)
+    except OutputInvalid as exc:
+        _echo_diagnostics(exc.diagnostics)
+        click.echo("lmsexport: the output above fails its schema; this is a bug, please report it", err=True)
+        sys.exit(EXIT_INVALID_OUTPUT)
+    package = conversion.package
+    if output is not None and output.as_posix() == "-":
+        if package.zipped:
+            raise click.UsageError(f"a {target_format} package is a zip: write it to a file with -o FILE "
+                                   "(standard output takes text, json and moodle)")
+        _echo_diagnostics(conversion.warnings)
+        if package.companions:
+            click.echo(f"lmsexport: {', '.join(sorted(package.companions))} not written (standard output takes "
+                       "one file): write to a file with -o FILE to get the images beside it", err=True)
+        click.get_binary_stream("stdout").write(package.to_bytes())
+        return
+    _echo_diagnostics(conversion.warnings)
+    try:
+        written = save(conversion, target(conversion, output), None if stdin else source)
+    except NotConvertible as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"converted {conversion.source} -> {', '.join(source_name(path) for path in written)}", err=True)
 
 
 @main.command()
@@ -343,8 +483,9 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
 
     Leaked translation placeholders, text left in English, answer patterns a learner
     can guess, repeated questions, text an LMS cuts, and more: every rule, with an
-    example, is in docs/lint.md. Folders are searched for sources as by build; a
-    source that cannot be read is reported and the others are still checked.
+    example, is in docs/lint.md. Folders are searched for sources as by build (files in them
+    that are no quiz are skipped with a note); a source that cannot be read is reported and
+    the others are still checked.
     Exit status 1 when there are errors (with --strict, warnings too).
     """
     import os
@@ -354,8 +495,11 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     from .batch.pipeline import read_paths
 
     quizzes, names, diagnostics, sources = [], [], [], []
+    def ignored(path: Path) -> None:
+        click.echo(_not_a_quiz(source_name(path)), err=True)
+
     try:
-        for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1):
+        for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1, ignored):
             sources.append(path)
             diagnostics += problems
             if quiz is not None:
@@ -378,4 +522,73 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         err=True,
     )
     if found["error"] or (strict and found["warning"]):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port to serve on, on 127.0.0.1.  [default: a free one, printed]")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the default web browser.")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read every source as this format instead of by its suffix and content.")
+def preview(paths: tuple[Path, ...], port: int, open_browser: bool, source_format: str | None) -> None:
+    """See quizzes as learners will, and what the LMS records, before uploading them.
+
+    Serves the quizzes under PATHS on 127.0.0.1 only: an index, then each quiz in the
+    SCORM player its package carries, hosted by a real SCORM runtime (scorm-again), beside
+    a panel showing what the LMS receives as you answer (interactions, score, status,
+    suspend data), the quiz's lint findings and every format's warnings, each with its
+    line. Saving a source reloads its page; a source with errors shows them instead,
+    until they are fixed. Ctrl-C stops it. See docs/preview.md.
+    """
+    from .preview.server import Preview
+
+    try:
+        shown = Preview(list(paths), port=port, source_format=source_format)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
+                                 param_hint="'--port'") from None
+    count = len(shown.quizzes.all())
+    click.echo(f"previewing {count} {'quiz' if count == 1 else 'quizzes'} at {shown.url} (Ctrl-C to stop)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(shown.url)
+    try:
+        shown.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shown.close()
+    click.echo("preview stopped", err=True)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("dist"),
+              show_default=True, help="Folder the answer keys are written to.")
+@click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
+              help="Read every source as this format instead of by its suffix and content.")
+def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
+    """Write a printable answer key for each quiz: OUT/<quiz id>.key.html.
+
+    Every question with its options (the correct ones marked), accepted answers and
+    their credit, tolerances, points, explanations and feedback, in the quiz's language
+    and writing direction; one self-contained HTML file, styled for paper: print it to
+    PDF from the browser. A source with errors gets no key (exit status 1).
+    """
+    from .batch.pipeline import find_sources
+    from .package import write_atomic
+    from .preview.key import answer_keys
+
+    failed = False
+    for path, target, page, diagnostics in answer_keys(find_sources(list(paths), out), out, source_format):
+        _echo_diagnostics(diagnostics)
+        if target is None:
+            failed = True
+            continue
+        write_atomic(target, page)
+        click.echo(f"wrote {source_name(path)} -> {source_name(target)}")
+    if failed:
         sys.exit(1)

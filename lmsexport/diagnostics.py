@@ -8,6 +8,7 @@ the source line with a `^~~` marker and a hint (as packaging's tokenizer does).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -17,14 +18,22 @@ class Severity(str, Enum):
     WARNING = "warning"
 
 
+_PLAIN_SHEET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
+
+
 @dataclass(frozen=True, slots=True)
 class SourceSpan:
-    """A place in a source: 1-based line and column; `length` characters marked."""
+    """A place in a source: 1-based line and column; `length` characters marked.
+
+    In a workbook (`sheet` set) the line is the row and the column the column's number,
+    and the place reads as a spreadsheet cell: `bank.xlsx:Sheet1!D14`."""
 
     source: str
     line: int = 0
     column: int = 0
     length: int = 1
+    sheet: str | None = None
+    """The worksheet's name, for places in a workbook."""
 
     @property
     def file(self) -> str:
@@ -33,11 +42,31 @@ class SourceSpan:
         return self.source.partition("!")[0]
 
     def __str__(self) -> str:
+        if self.sheet is not None:
+            return f"{self.source}:{self._cell()}"
         if not self.line:
             return self.source
         if not self.column:
             return f"{self.source}:{self.line}"
         return f"{self.source}:{self.line}:{self.column}"
+
+    def _cell(self) -> str:
+        """Excel's reference: `Sheet1!D14`, `'Week 1'!D14`; a whole row is `Sheet1!14:14`."""
+        sheet = self.sheet if _PLAIN_SHEET_NAME.match(self.sheet) else "'{}'".format(self.sheet.replace("'", "''"))
+        if not self.line:
+            return sheet
+        if not self.column:
+            return f"{sheet}!{self.line}:{self.line}"
+        return f"{sheet}!{column_letters(self.column)}{self.line}"
+
+
+def column_letters(column: int) -> str:
+    """A spreadsheet column's letters from its 1-based number: 1 -> A, 27 -> AA."""
+    letters = ""
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +95,7 @@ class Diagnostic:
 
     @classmethod
     def from_dict(cls, data: dict) -> Diagnostic:
-        span = SourceSpan(data["source"], data.get("line", 0), data.get("column", 0))
+        span = SourceSpan(data["source"], data.get("line", 0), data.get("column", 0), sheet=data.get("sheet"))
         severity = Severity(data.get("severity", "error"))
         return cls(data["code"], data["message"], span, data.get("hint", ""), severity)
 
@@ -79,6 +108,7 @@ class Diagnostic:
             "source": self.span.source,
             "line": self.span.line,
             "column": self.span.column,
+            **({"sheet": self.span.sheet} if self.span.sheet is not None else {}),
         }
 
 
@@ -108,15 +138,21 @@ class Log:
 
     Every reader and writer reports through one of these (pandoc's `report`), so every such
     message has the same shape: where (`span`), which question, what, and what to do. Nothing a
-    format cannot carry is dropped without an entry here; `--strict` makes entries fatal."""
+    format cannot carry is dropped without an entry here; `--strict` makes entries fatal. An
+    entry equal to one already made (the same formula broken in two texts of a question) is
+    made once. Writers hand theirs on as `Package.warnings`; `Quiz.where()` gives the span."""
 
-    __slots__ = ("diagnostics",)
+    __slots__ = ("diagnostics", "_made")
 
     def __init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
+        self._made: set[Diagnostic] = set()
 
     def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic(code, message, span, hint, Severity.WARNING))
+        diagnostic = Diagnostic(code, message, span, hint, Severity.WARNING)
+        if diagnostic not in self._made:
+            self._made.add(diagnostic)
+            self.diagnostics.append(diagnostic)
 
     def unsupported(self, code: str, span: SourceSpan, *, format: str, feature: str, instead: str,
                     question: str | None = None, hint: str = "") -> None:

@@ -40,6 +40,24 @@ class Flavour:
     """What the writer receives as `WriteOptions.flavour`."""
     in_all: bool = True
     """Whether `--format all` builds it (every LMS format; not the JSON model)."""
+    bank: bool = False
+    """Whether its writer also puts many quizzes into one file, `build --bank NAME`: it then has
+    `write_bank(quizzes, name, options) -> Package` beside `write()` (Moodle's question bank)."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How long a text may be in a format's target before it is cut or lost, declared once by
+    the format (`LIMITS` in its `limits.py`): its writer warns when it cuts, and lint warns
+    about it for quizzes not (yet) built for that format (lmsexport/rules/limits.py)."""
+
+    field: str
+    """What is measured: `quiz_title`, `question_title` or `tag` (characters), or `options`
+    (the options of a choice question)."""
+    size: int
+    """The most the target keeps."""
+    reason: str
+    """Who keeps no more, for messages: `Moodle cuts tags at 50`."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,9 @@ class WriteOptions:
     """How to write: the flavour of a format that has several (SCORM `1.2` / `2004`)."""
 
     flavour: str = ""
+    built_with: frozenset[str] = frozenset()
+    """The other `--format`s the same build writes. A writer leaves out the advice to build one
+    of them (QTI 2.1's "for Canvas, build --format canvas") when the build already does."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,9 @@ class Package:
     """File name suffix of the written package, e.g. `.qti.zip` or `.json`."""
     warnings: list = field(default_factory=list)
     """Diagnostics for what the format could not express (never silently dropped)."""
+    companions: dict[str, bytes] = field(default_factory=dict)
+    """Files written beside an unzipped package, by their path relative to its folder: the
+    images a quiz text shows, which it refers to by these paths."""
 
     def to_bytes(self, *, timestamp: tuple[int, ...] | None = None) -> bytes:
         """The package as the bytes that go to disk."""

@@ -28,6 +28,7 @@ SCHEMA_FILES = {
     "scorm12_manifest": "wrappers/scorm12_manifest.xsd",
     "scorm2004_manifest": "wrappers/scorm2004_manifest.xsd",
     "moodle": "moodle/moodle-xml.xsd",
+    "qti12": "qti12/domainProfile_4/ims_qtiasiv1p2.xsd",
 }
 """Schema name -> file under schemas/; the wrappers import several official files."""
 

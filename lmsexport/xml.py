@@ -21,6 +21,8 @@ NS = {
     "imsmd": "http://www.imsglobal.org/xsd/imsmd_v1p2",
     "imsqti": "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1",
     "imscp12": "http://www.imsproject.org/xsd/imscp_rootv1p1p2",
+    "qti12": "http://www.imsglobal.org/xsd/ims_qtiasiv1p2",
+    "canvas": "http://canvas.instructure.com/xsd/cccv1p0",
     "adlcp12": "http://www.adlnet.org/xsd/adlcp_rootv1p2",
     "adlcp": "http://www.adlnet.org/xsd/adlcp_v1p3",
     "adlseq": "http://www.adlnet.org/xsd/adlseq_v1p3",
@@ -165,6 +167,16 @@ def parser():
         made = _parsers.parser = etree.XMLParser(
             resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=False
         )
+    return made
+
+
+def html_parser():
+    """A parser for HTML fragments (a model text's HTML): no network, comments and processing
+    instructions left out; one per thread, as parser() is. A character reference HTML forbids
+    (`&#1;`) becomes U+FFFD, as in a browser."""
+    made = getattr(_parsers, "html", None)
+    if made is None:
+        made = _parsers.html = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
     return made
 
 

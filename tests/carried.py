@@ -13,7 +13,7 @@ from collections import Counter
 from lmsexport.ids import letters
 from lmsexport.model import FillBlanks, Gap, Matching, MultipleChoice, Ordering, Quiz, Settings, TrueFalse
 from lmsexport.formats.moodle.rules import label, question_name
-from lmsexport.formats.qti21.names import default_title
+from lmsexport.text import default_title
 
 
 def carried(quiz: Quiz, format: str) -> Quiz:
@@ -43,7 +43,7 @@ def _qti(quiz: Quiz) -> Quiz:
     back unshuffled; a title equal to the one the writer derives reads back as none."""
     shuffle = quiz.settings.shuffle and any(
         _shuffles(q, (MultipleChoice, TrueFalse, Matching, Ordering)) for q in quiz.questions)
-    questions = tuple(_typed_case(dataclasses.replace(q, title=None) if q.title == default_title(q) else q)
+    questions = tuple(_typed_case(dataclasses.replace(q, title=None) if q.title == default_title(q.prompt, q.id) else q)
                       for q in quiz.questions)
     return dataclasses.replace(quiz, lint_ignore=(), questions=questions,
                                settings=dataclasses.replace(quiz.settings, attempts=None, shuffle=shuffle))

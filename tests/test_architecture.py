@@ -65,7 +65,7 @@ def _layer(module: str) -> str:
     parts = module.split(".")
     if module in ("lmsexport", "lmsexport.cli", "lmsexport.__main__"):
         return "top"
-    if len(parts) > 1 and parts[1] in ("batch", "rules"):
+    if len(parts) > 1 and parts[1] in ("batch", "rules", "preview"):
         return parts[1]
     if module == "lmsexport.formats":
         return "registry"
@@ -83,10 +83,12 @@ ALLOWED = {
     "validation": {"shared", "registry"},
     "rules": {"shared", "rules", "registry"},
     "batch": {"shared", "batch", "registry", "validation", "rules"},
-    "top": {"shared", "batch", "registry", "validation", "rules", "top"},
+    "preview": {"shared", "batch", "registry", "validation", "rules", "preview"},
+    "top": {"shared", "batch", "registry", "validation", "rules", "preview", "top"},
 }
 """Which layers a layer may import. `validation` dispatches to the formats' own validation
-modules through the registry, never by naming a format's module."""
+modules through the registry, never by naming a format's module. The preview (server, answer
+key, watcher) sits beside the build machinery and reaches the formats through the registry too."""
 
 
 def test_no_import_cycles():

@@ -92,7 +92,8 @@ def test_report_accounts_for_every_source(course, tmp_path):
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["formats"] == ["json"]
     assert data["summary"] | {"seconds": 0} == {
-        "sources": 6, "built": 5, "skipped": 0, "failed": 1, "questions": 5, "packages": 5, "warnings": 0, "seconds": 0,
+        "sources": 6, "ignored": 0, "built": 5, "skipped": 0, "failed": 1, "questions": 5, "packages": 5,
+        "warnings": 0, "seconds": 0,
     }
     bad = next(s for s in data["sources"] if s["source"].endswith("bad.txt"))
     assert bad["status"] == "failed" and bad["errors"][0]["code"] == "E201" and bad["errors"][0]["line"] == 3

@@ -69,7 +69,7 @@ def test_two_sources_with_one_id_are_refused(tmp_path):
 
 
 def test_folders_are_searched_for_sources_only(tmp_path):
-    (tmp_path / "notes.md").write_text("# not a quiz", encoding="utf-8")
+    (tmp_path / "notes.rst").write_text("Not a quiz\n==========", encoding="utf-8")
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "x.txt").write_text("garbage", encoding="utf-8")
     (tmp_path / "sub").mkdir()
@@ -102,7 +102,7 @@ def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_pat
                            capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert built.stderr.rstrip().splitlines()[-1].startswith("3 built")
-    assert len(list((tmp_path / "out").glob("*/*"))) == 12 and built.stdout.count("built ") == 3
+    assert len(list((tmp_path / "out").glob("*/*"))) == 15 and built.stdout.count("built ") == 3
     failed = subprocess.run([*command, "build", str(bad), "-f", "qti", "-o", str(tmp_path / "x")], capture_output=True, text=True)
     assert failed.returncode == 1 and "E202" in failed.stderr
     usage = subprocess.run([*command, "build", "--format", "nope", str(bad)], capture_output=True, text=True)
@@ -150,7 +150,8 @@ def test_a_qti_package_and_an_item_file_build_to_every_format(tmp_path):
     assert result.exit_code == 0, result.output
     built = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("[!.]*.*"))
     assert built == sorted(f"{folder}/{quiz}{suffix}" for quiz in ("choice", "features") for folder, suffix in (
-        ("qti", ".qti.zip"), ("moodle", ".moodle.xml"), ("scorm12", ".scorm12.zip"), ("scorm2004", ".scorm2004.zip")))
+        ("qti", ".qti.zip"), ("canvas", ".canvas.zip"), ("moodle", ".moodle.xml"), ("scorm12", ".scorm12.zip"),
+        ("scorm2004", ".scorm2004.zip")))
     assert lmsexport.read(tmp_path / "out" / "qti" / "features.qti.zip") == lmsexport.read(packages / "features.qti.zip")
 
 
@@ -191,3 +192,13 @@ def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(t
     assert "fsdp-yo.qti.zip:1: error: simulated schema error [V103]" in result.stderr
     assert "fails its own schema; this is a bug" in result.stderr
     assert sorted(p.name for p in tmp_path.glob("*.zip")) == ["data-parallel-vi.qti.zip", "zero-id.qti.zip"]
+
+
+def test_qti_advice_to_build_for_canvas_is_left_out_when_the_build_writes_canvas(tmp_path):
+    quiz = str(ROOT / "examples" / "all-kinds" / "quiz.txt")
+    alone = _build(quiz, "-f", "qti", "-o", str(tmp_path / "a"), "--no-lint")
+    both = _build(quiz, "-f", "qti,canvas", "-o", str(tmp_path / "b"), "--no-lint")
+    assert alone.exit_code == both.exit_code == 0
+    for code in ("W807", "W809", "W810", "W811"):
+        assert f"[{code}]" in alone.stderr and f"[{code}]" not in both.stderr
+    assert "[W851]" in both.stderr  # what Canvas itself cannot carry is still said

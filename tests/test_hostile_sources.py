@@ -32,7 +32,8 @@ CASES = [
 def test_is_a_located_error_and_the_others_still_build(tmp_path, name, data, message):
     (tmp_path / name).write_bytes(data)
     (tmp_path / "good.txt").write_bytes((ROOT / "examples" / "features.txt").read_bytes())
-    result = CliRunner().invoke(main, ["build", str(tmp_path), "-f", "json", "-o", str(tmp_path / "out"), "-j", "1"])
+    result = CliRunner().invoke(main, ["build", str(tmp_path / name), str(tmp_path / "good.txt"), "-f", "json",
+                                       "-o", str(tmp_path / "out"), "-j", "1"])
     assert result.exit_code == 1, result.output
     assert f"{tmp_path.as_posix()}/{message}" in result.stderr
     assert (tmp_path / "out" / "features.json").is_file()

@@ -9,8 +9,6 @@ starts with `{`), or several files, each opened by a `%% name` line.
 
 from __future__ import annotations
 
-import dataclasses
-
 import re
 import subprocess
 import sys
@@ -20,6 +18,7 @@ import pytest
 
 import casefile
 import lmsexport
+from lmsexport.model import quiz_from_data, quiz_to_data
 from conftest import GOLDEN, ROOT
 from lmsexport.rules.runner import RULES, check
 from lmsexport.rules.report import to_text
@@ -99,9 +98,9 @@ def test_seed_findings_are_the_known_problems(monkeypatch):
     assert language == {
         ("L020", "fsdp-yo.txt", 39), ("L020", "fsdp-yo.txt", 44),
         ("L020", "zero-id.txt", 39), ("L020", "zero-id.txt", 44),
-        ("L020", "data-parallel-vi.txt", 44),
+        ("L020", "data-parallel-vi.txt", 48),  # option d, on its own line
     }
-    assert ("L010", "fsdp-yo.txt", 24) in found
+    assert ("L010", "fsdp-yo.txt", 25) in found  # option a of question 4
     assert {f[1] for f in found if f[0] == "L030"} == {"fsdp-yo.txt", "zero-id.txt", "data-parallel-vi.txt"}
 
 
@@ -140,7 +139,7 @@ def test_batch_rule_respects_the_quiz_that_switched_it_off():
 
 def test_quiz_without_positions_points_at_its_source():
     quiz = lmsexport.read(ROOT / "quizzes" / "fsdp-yo.txt")
-    unplaced = dataclasses.replace(quiz, questions=tuple(dataclasses.replace(q, source=None) for q in quiz.questions))
+    unplaced = quiz_from_data(quiz_to_data(quiz))  # the model's JSON form keeps no positions
     assert {str(d.span) for d in check([unplaced], sources=["x.json"])} == {"x.json"}
     assert {str(d.span) for d in check([unplaced])} == {"fsdp-yo"}
     from_json = reader("json").read(lmsexport.write(quiz, "json").files["fsdp-yo.json"], source="x.json")

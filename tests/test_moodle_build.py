@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 import lmsexport
+from lmsexport import formats as registry
 from conftest import ROOT
 from lmsexport.cli import main
 from lmsexport import build
@@ -71,3 +73,20 @@ def test_the_moodle_format_is_listed():
 
 def test_build_help_explains_bank():
     assert "--bank NAME" in CliRunner().invoke(main, ["build", "--help"]).stdout
+
+
+def test_the_bank_mode_is_declared_by_the_format_and_reached_through_the_registry():
+    """The batch layer asks the registry for a bank writer; only a flavour that says `bank=True` has one."""
+    assert registry.banks() == ["moodle"]
+    write_bank, options = registry.bank_writer("moodle")
+    package = write_bank([lmsexport.read("a.txt", GOOD.format(n=n)) for n in (1, 2)], "both", options)
+    assert list(package.files) == ["both.moodle.xml"] and lmsexport.validate(package) == []
+    with pytest.raises(registry.UnknownFormat, match="not a bank of many; a bank is written by moodle"):
+        registry.bank_writer("qti")
+
+
+def test_a_bank_in_a_format_that_cannot_write_one_is_refused(tmp_path):
+    (tmp_path / "a.txt").write_text(GOOD.format(n=1), encoding="utf-8")
+    with pytest.raises(registry.UnknownFormat):
+        lmsexport.build([tmp_path / "a.txt"], ["qti"], tmp_path / "out", bank="b")
+    assert not (tmp_path / "out").exists()

@@ -82,10 +82,11 @@ def test_validate_and_lint_name_undecodable_files_in_an_ascii_locale(sources):
     (sources / os.fsdecode(b"paquet \xe9.xml")).write_bytes(b"<nothing/>")
     checked = _lmsexport(LOCALES["ascii (UTF-8 mode off)"], "validate", str(sources))
     assert checked.returncode == 1 and "paquet \ufffd.xml" in checked.stdout.decode("utf-8")
+    (sources / os.fsdecode(b"faut\xe9.txt")).write_text("Quiz\n\n1. Which?\n   *• same\n   • same\n", encoding="utf-8")
     linted = _lmsexport(LOCALES["ascii (UTF-8 mode off)"], "lint", str(sources), "-f", "json")
     assert linted.returncode == 1 and "4 sources checked: 1 error" in linted.stderr.decode("utf-8")
     (error,) = json.loads(linted.stdout)["findings"]
-    assert error["source"].endswith("/nguồn/paquet \ufffd.xml")
+    assert error["code"] == "E204" and error["source"].endswith("/nguồn/faut\ufffd.txt")
 
 
 def test_a_header_id_longer_than_the_limit_is_a_located_error(tmp_path):

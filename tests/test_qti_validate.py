@@ -16,13 +16,12 @@ import lmsexport
 from conftest import ROOT
 from lmsexport.package import zip_bytes
 from lmsexport.validation import validate_bytes
-from lmsexport.formats.qti21 import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 
 
 def _good() -> dict[str, bytes]:
-    return writer.write(lmsexport.read(ROOT / "examples" / "features.txt")).files
+    return lmsexport.write(lmsexport.read(ROOT / "examples" / "features.txt"), 'qti').files
 
 
 def _changed(path: str, old: bytes, new: bytes) -> dict[str, bytes]:
@@ -51,8 +50,8 @@ BROKEN = {
 }
 EXPECTED = {
     "missing-file": [
-        ("V202", "bad.zip!imsmanifest.xml:72", "'items/q3.xml' is listed in the manifest but not in the package"),
-        ("V202", "bad.zip!imsmanifest.xml:88", "'items/q3.xml' is listed in the manifest but not in the package"),
+        ("V202", "bad.zip!imsmanifest.xml:71", "'items/q3.xml' is listed in the manifest but not in the package"),
+        ("V202", "bad.zip!imsmanifest.xml:87", "'items/q3.xml' is listed in the manifest but not in the package"),
         ("V404", "bad.zip!test.xml:22",
          "assessmentItemRef 'features-q3' points at 'items/q3.xml', which is not in the package"),
     ],

@@ -23,8 +23,9 @@ from lmsexport.cli import main
 from lmsexport.package import Flavour
 
 NAMES = registry.FORMATS
-PAGES = {"text": "docs/format.md"}
-"""Docs pages that are not docs/formats/<name>.md (the text format's page came first)."""
+PAGES = {"text": "docs/format.md", "qti12": "docs/formats/canvas.md"}
+"""Docs pages that are not docs/formats/<name>.md: the text format's came first; QTI 1.2 is written
+in its Canvas flavour."""
 
 
 def _reader_goldens(name: str) -> list[Path]:

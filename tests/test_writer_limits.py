@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 import lmsexport
 from lmsexport.cli import main
-from lmsexport.formats.moodle.rules import FILE_LIMIT
-from lmsexport.formats.scorm.writer import TIME_LIMIT_12
+from lmsexport.formats.moodle.limits import FILE_LIMIT
+from lmsexport.formats.scorm.limits import TIME_LIMIT_12
 from lmsexport.model import TIME_LIMIT_MAX, Asset, Choice, MultipleChoice, Quiz, Settings, Text
 from lmsexport.xml import TEXT_LIMIT
 
@@ -33,8 +33,11 @@ def _png(size: int) -> bytes:
 
 
 def _build(tmp_path, *args):
-    result = CliRunner().invoke(main, ["build", str(tmp_path), "-o", str(tmp_path / "out"), "--no-lint", *args])
-    return result, tmp_path.as_posix()
+    """Build `tmp_path` (a folder, or a file and more files among `args`) into its folder's out/."""
+    folder = tmp_path if tmp_path.is_dir() else tmp_path.parent
+    named = [str(arg) for arg in args]
+    result = CliRunner().invoke(main, ["build", str(tmp_path), *named, "-o", str(folder / "out"), "--no-lint"])
+    return result, folder.as_posix()
 
 
 @pytest.mark.parametrize("flavour", ["qti", "moodle"])
@@ -60,7 +63,8 @@ def test_a_long_title_and_description_are_refused_where_they_land():
 def test_a_source_with_too_long_a_text_fails_at_its_line_and_the_others_build(tmp_path):
     (tmp_path / "long.txt").write_text(f"Long\n\nSome words.\n\n1. {'a' * TEXT_LIMIT}?\n   *• x\n   • y\n")
     (tmp_path / "good.txt").write_text(f"Good\n\n{QUESTION}")
-    result, folder = _build(tmp_path, "-f", "qti,moodle,scorm2004", "-j", "1")
+    # Named: a folder search judges a file by its first 8 kB (sniffing.HEAD), where this question is not yet asked.
+    result, folder = _build(tmp_path / "long.txt", tmp_path / "good.txt", "-f", "qti,moodle,scorm2004", "-j", "1")
     assert result.exit_code == 1, result.output
     assert f"{folder}/long.txt:5:1: error: question q1 holds a text of 10,000,001 bytes (itemBody/div); a QTI 2.1 " \
            "file cannot carry a text over 10,000,000 bytes" in result.stderr
@@ -82,7 +86,7 @@ def test_a_larger_image_fails_a_moodle_build_at_its_question_but_not_a_qti_one(t
                                        "   *• yes\n   • no\n")
     result, folder = _build(tmp_path, "-f", "moodle")
     assert result.exit_code == 1, result.output
-    assert f"{folder}/pics.txt:6:1: error: question q1 shows the image 'big.png' of 7,500,001 bytes; a Moodle XML " \
+    assert f"{folder}/pics.txt:7:9: error: question q1 shows the image 'big.png' of 7,500,001 bytes; a Moodle XML " \
            "file carries an image of 7,500,000 bytes at most" in result.stderr
     assert not (tmp_path / "out").exists()
     result, _ = _build(tmp_path, "-f", "qti")
@@ -95,7 +99,7 @@ def test_a_bank_is_not_written_when_a_quiz_is_more_than_moodle_holds(tmp_path):
     (tmp_path / "good.txt").write_text(f"Good\n\n{QUESTION}")
     result, folder = _build(tmp_path, "-f", "moodle", "--bank", "all")
     assert result.exit_code == 1, result.output
-    assert f"{folder}/pics.txt:6:1: error: question q1 shows the image 'big.png'" in result.stderr
+    assert f"{folder}/pics.txt:6:9: error: question q1 shows the image 'big.png'" in result.stderr
     assert not (tmp_path / "out").exists()
 
 
@@ -157,3 +161,7 @@ def test_a_qti_time_limit_out_of_range_is_a_reader_error(max_time):
         lmsexport.read("quiz.zip", data)
     assert [(d.code, d.span.source) for d in refused.value.diagnostics] == [("E804", "quiz.zip!test.xml")]
     assert f"the time limit maxTime={max_time!r} is not from 1 to 9007199254740992 seconds" in str(refused.value)
+
+
+def test_moodle_s_image_limit_is_xml_s_text_limit_in_base64():
+    assert FILE_LIMIT == TEXT_LIMIT // 4 * 3

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import os
 import sys
 import threading
 import time
@@ -29,7 +28,8 @@ from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
 from ..package import Zipping, write_atomic
-from .state import STATE_FILE, BuildState, content_hash, fingerprint
+from .sources import find_files, find_sources, looks_like_a_quiz, named_files
+from .state import BuildState, content_hash, fingerprint
 from ..validation import validate_files
 
 if TYPE_CHECKING:
@@ -77,6 +77,8 @@ class SourceResult:
     written: list[Path] = field(default_factory=list)
     skipped: bool = False
     """Up to date: nothing was rebuilt."""
+    ignored: bool = False
+    """Found by a folder search but no quiz in any format lmsexport reads: not read at all."""
     questions: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     outputs: dict[Path, bytes] = field(default_factory=dict, repr=False)
@@ -88,6 +90,9 @@ class SourceResult:
     output_invalid: bool = False
     """A package written for it failed its own schema (a bug in lmsexport: exit status 3); its
     findings are among `diagnostics` and nothing is written for it."""
+    companions: dict[Path, str] = field(default_factory=dict)
+    """Outputs that are not packages but files beside one (a text quiz's images): path -> content
+    hash. Sources may share one when its content is the same."""
 
     @property
     def failed(self) -> bool:
@@ -98,47 +103,11 @@ class SourceResult:
         return [d for d in self.diagnostics if d.severity == Severity.WARNING]
 
 
-def find_files(paths: list[Path], suffixes, skip: Callable[[Path, list[str]], bool] | None = None) -> list[Path]:
-    """Files named directly, plus those with one of `suffixes` under named folders (not hidden,
-    nor those `skip(folder, file_names)` refuses)."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            for folder, subfolders, files in os.walk(path):
-                if skip is not None and skip(Path(folder), files):
-                    subfolders[:] = []
-                    continue
-                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-                found += sorted(
-                    Path(folder, name)
-                    for name in files
-                    if not name.startswith(".") and Path(name).suffix.lower() in suffixes
-                )
-        elif path.exists():
-            found.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or folder")
-    return list(dict.fromkeys(found))
-
-
-def find_sources(paths: list[Path], out_dir: Path | None = None) -> list[Path]:
-    """Quiz sources: files named directly, plus known source suffixes under folders.
-
-    A folder search never enters `out_dir` nor any folder holding a build's state file:
-    the packages lmsexport wrote are not read back as sources."""
-    out = out_dir.resolve() if out_dir is not None else None
-
-    def built(folder: Path, files: list[str]) -> bool:
-        return STATE_FILE in files or folder.resolve() == out
-
-    return find_files(paths, registry.source_suffixes(), built)
-
-
 def _validate_path(path: Path) -> list[Diagnostic]:
     try:
         data = read_regular(path, SOURCE_LIMIT)
     except OSError as exc:
-        return _unreadable(source_name(path), exc).diagnostics
+        return unreadable(source_name(path), exc).diagnostics
     from ..validation import validate_bytes
 
     return validate_bytes(data, source=source_name(path))
@@ -155,15 +124,28 @@ def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = Non
         return None, [Diagnostic("E002", str(exc), SourceSpan(source_name(path)))]
 
 
-def read_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
-    """Read every source under `paths` (in parallel), in path order: the quiz or why not."""
-    sources = find_sources(paths)
+def read_paths(paths: list[Path], jobs: int = 1, ignored: Callable[[Path], None] | None = None,
+               ) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
+    """Read every source under `paths` (in parallel), in path order: the quiz or why not. Files a
+    folder search found that are no quiz are not read: `ignored` is told of each."""
+    named, sources, contents = named_files(paths), [], []
+    for path in find_sources(paths):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None  # reported by _read_one, which reads it again
+        if path not in named and data is not None and not looks_like_a_quiz(path, data):
+            if ignored is not None:
+                ignored(path)
+            continue
+        sources.append(path)
+        contents.append(data)
     executor = _executor(jobs, len(sources))
     if executor is None:
-        yield from ((path, *_read_one(path)) for path in sources)
+        yield from ((path, *_read_one(path, data)) for path, data in zip(sources, contents))
         return
     with executor:
-        yield from ((path, *read) for path, read in zip(sources, executor.map(_read_one, sources)))
+        yield from ((path, *read) for path, read in zip(sources, executor.map(_read_one, sources, contents)))
 
 
 def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, list[Diagnostic]]]:
@@ -177,7 +159,7 @@ def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, lis
         yield from zip(files, executor.map(_validate_path, files))
 
 
-def _unreadable(source: str, exc: OSError) -> SourceError:
+def unreadable(source: str, exc: OSError) -> SourceError:
     reason = exc.strerror or str(exc)
     return SourceError([Diagnostic("E001", f"cannot read the file: {reason}", SourceSpan(source))])
 
@@ -192,7 +174,7 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
         try:
             data = read_regular(path, SOURCE_LIMIT)
         except OSError as exc:
-            raise _unreadable(source, exc) from None
+            raise unreadable(source, exc) from None
     if format is not None:
         reader = registry.reader(format)
     else:
@@ -232,6 +214,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
+            options = replace(options, built_with=frozenset(settings.formats) - {name})
             try:
                 package = module.write(result.quiz, options)
             except SourceError as exc:  # the quiz is more than the format holds: the source fails
@@ -247,27 +230,32 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
                 result.output_invalid, result.outputs = True, {}
                 break
             result.outputs[target] = data
+            for relative, content in package.companions.items():
+                result.outputs[target.parent / relative] = content
+                result.companions[target.parent / relative] = content_hash(content)
             del package, zipping  # its files and warnings are taken: free them before the next format
             return_freed_memory()
         if result.failed:
-            result.outputs = {}
+            result.outputs, result.companions = {}, {}
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _claim(result: SourceResult, claimed: dict[Path, str]) -> None:
-    """Two sources that would write the same package: the later one fails."""
+def _claim(result: SourceResult, claimed: dict[Path, tuple[str, str | None]]) -> None:
+    """Two sources that would write the same package (or one file beside their packages with
+    different content): the later one fails."""
     for target in (*result.outputs, *(result.written if result.skipped else ())):
-        owner = claimed.setdefault(target, result.source)
-        if owner != result.source:
-            result.diagnostics.append(
-                Diagnostic(
-                    "E003",
-                    f"{target.name} would be written by {owner} and by this source (same quiz id)",
-                    SourceSpan(result.source),
-                    "give one of them its own id in its header (id: ...)",
-                )
-            )
+        content = result.companions.get(target)
+        owner, owned = claimed.setdefault(target, (result.source, content))
+        if owner == result.source or (content is not None and content == owned):
+            continue
+        if content is None:
+            message = f"{target.name} would be written by {owner} and by this source (same quiz id)"
+            hint = "give one of them its own id in its header (id: ...)"
+        else:
+            message = f"{source_name(target)} would be written by {owner} and by this source, with other content"
+            hint = "give the images of one of them other names, or build them into other folders"
+        result.diagnostics.append(Diagnostic("E003", message, SourceSpan(result.source), hint))
 
 
 def _executor(jobs: int, count: int) -> Executor | None:
@@ -286,7 +274,14 @@ class Build:
     """One run of `build`: plan, make (in parallel), check the batch, then write."""
 
     def __init__(self, settings: BuildSettings):
+        from ..rules.limits import left_to_writers
+
         self.settings = settings
+        known = registry.flavours()
+        written = (known[name][0] for name in settings.formats if name in known)
+        self.lint_ignore = (*settings.lint_ignore, *left_to_writers(written))
+        """The rules lint skips: the run's own, and the limits of the formats it writes, which
+        their writers report once, saying what the LMS gets instead (W652, W653, W601 ...)."""
         self.state = BuildState(settings.out_dir)
         self.configs: dict[Path, config.Config] = {}
         self.forked: background.ForkedCheck | None = None
@@ -296,7 +291,7 @@ class Build:
         """Build every source under `paths`; `on_made` sees each source once it is made."""
         results, prints, claimed = [], {}, {}
         try:
-            for result, print_ in self._make_all(find_sources(paths, self.settings.out_dir)):
+            for result, print_ in self._make_all(find_sources(paths, self.settings.out_dir), named_files(paths)):
                 results.append(result)
                 prints[result.source] = print_
                 _claim(result, claimed)
@@ -309,7 +304,7 @@ class Build:
             if self.forked is not None:
                 self.forked.cancel()
                 self.forked = None
-        self._write_all([result for result in results if not result.skipped], prints)
+        self._write_all([result for result in results if not result.skipped and not result.ignored], prints)
         return results
 
     def _write_all(self, results: list[SourceResult], prints: dict[str, str]) -> None:
@@ -342,7 +337,7 @@ class Build:
             if findings is None:
                 from ..rules.runner import check
 
-                findings = check([r.quiz for r in made], ignore=self.settings.lint_ignore, sources=list(by_source))
+                findings = check([r.quiz for r in made], ignore=self.lint_ignore, sources=list(by_source))
             for finding in findings:
                 by_source[finding.span.file].diagnostics.append(replace(finding, severity=Severity.WARNING))
         if self.settings.strict:
@@ -365,17 +360,20 @@ class Build:
     def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
         """`make`, with the source read and linted meanwhile in a child process (background.py)."""
         read = functools.partial(_read_one, path, data, defaults, self.settings.source_format)
-        self.forked = background.ForkedCheck.start(read, self.settings.lint_ignore, source_name(path))
+        self.forked = background.ForkedCheck.start(read, self.lint_ignore, source_name(path))
         return make(path, data, defaults, self.settings)
 
-    def _plan(self, sources: list[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
-        """Per source: a final result (unreadable, or up to date), or the work to do."""
+    def _plan(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
+        """Per source: a final result (unreadable, no quiz, or up to date), or the work to do."""
         for path in sources:
             source = source_name(path)
             try:
                 data = read_regular(path, SOURCE_LIMIT)
             except OSError as exc:
-                yield SourceResult(source, diagnostics=_unreadable(source, exc).diagnostics), (path, None, None, "")
+                yield SourceResult(source, diagnostics=unreadable(source, exc).diagnostics), (path, None, None, "")
+                continue
+            if path not in named and not looks_like_a_quiz(path, data, self.settings.source_format):
+                yield SourceResult(source, ignored=True), (path, None, None, "")
                 continue
             try:
                 defaults = self._defaults(path.parent.resolve())
@@ -390,8 +388,9 @@ class Build:
                 continue
             entry = self.state.entries[source]
             warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", []) if self._replays(d["code"])]
+            companions = {Path(disk_name(p)): entry["outputs"][p] for p in entry.get("companions", ())}
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
-                                   questions=entry.get("questions", 0))
+                                   questions=entry.get("questions", 0), companions=companions)
             yield skipped, (path, data, defaults, print_)
 
     def _replays(self, code: str) -> bool:
@@ -399,7 +398,7 @@ class Build:
         this run switches off (`--ignore`, `--no-lint`)."""
         if not code.startswith("L"):
             return True
-        return self.settings.lint and code not in self.settings.lint_ignore
+        return self.settings.lint and code not in self.lint_ignore
 
     def _defaults(self, folder: Path) -> dict:
         """Header defaults from the lmsexport.toml that applies to `folder` (read once a run)."""
@@ -408,8 +407,8 @@ class Build:
         found = self.configs[folder]
         return found.defaults if found.path else self.settings.defaults
 
-    def _make_all(self, sources: list[Path]) -> Iterator[tuple[SourceResult, str]]:
-        plan = list(self._plan(sources))
+    def _make_all(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult, str]]:
+        plan = list(self._plan(sources, named))
         todo = [work for done, work in plan if done is None]
         executor = _executor(self.settings.jobs, len(todo))
         # One source to write and lint: lint it in a child process meanwhile (background.py).
@@ -443,7 +442,8 @@ class Build:
                 self.state.forget(result.source)
                 return
             result.written.append(target)
-        self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs)
+        self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs,
+                          list(result.companions))
 
 
 def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:

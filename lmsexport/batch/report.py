@@ -16,32 +16,36 @@ def _plural(count: int, word: str) -> str:
 
 
 def totals(results: list[SourceResult]) -> dict[str, int]:
+    ignored = sum(r.ignored for r in results)
+    results = [r for r in results if not r.ignored]
     built = [r for r in results if not r.failed and not r.skipped]
     return {
         "sources": len(results),
+        "ignored": ignored,
         "built": len(built),
         "skipped": sum(r.skipped and not r.failed for r in results),
         "failed": sum(r.failed for r in results),
         "questions": sum(r.questions for r in results if not r.failed),
-        "packages": sum(len(r.written) for r in built),
+        "packages": sum(len(set(r.written) - set(r.companions)) for r in built),
         "warnings": sum(len(r.warnings) for r in results),
     }
 
 
 def summary(results: list[SourceResult], seconds: float) -> str:
-    """`3 built, 1 up to date, 1 failed: 32 questions, 12 packages written, 2 warnings in 0.41 s`
+    """`3 built, 1 up to date, 1 failed, 1 not a quiz: 32 questions, 12 packages written, 2 warnings in 0.41 s`
     (counts that are zero, other than built, are left out)."""
     t = totals(results)
     counts = [f"{t['built']} built"]
     counts += [f"{t['skipped']} up to date"] if t["skipped"] else []
     counts += [f"{t['failed']} failed"] if t["failed"] else []
+    counts += [f"{t['ignored']} not {'a quiz' if t['ignored'] == 1 else 'quizzes'}"] if t["ignored"] else []
     details = [_plural(t["questions"], "question"), f"{_plural(t['packages'], 'package')} written"]
     details += [_plural(t["warnings"], "warning")] if t["warnings"] else []
     return f"{', '.join(counts)}: {', '.join(details)} in {seconds:.2f} s"
 
 
 def _entry(result: SourceResult) -> dict:
-    status = "failed" if result.failed else "skipped" if result.skipped else "built"
+    status = "failed" if result.failed else "skipped" if result.skipped else "ignored" if result.ignored else "built"
     return {
         "source": result.source,
         "status": status,

@@ -67,17 +67,20 @@ class BuildState:
 
     def record(
         self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list,
-        inputs: dict[str, str],
+        inputs: dict[str, str], companions: list[Path] = (),
     ) -> None:
-        """Remember a build: the files it read besides the source, what it wrote, its warnings
-        (a skipped rebuild shows them again)."""
-        self._change(source, {
+        """Remember a build: the files it read besides the source, what it wrote (and which of
+        those are files beside a package), its warnings (a skipped rebuild shows them again)."""
+        entry = {
             "fingerprint": print_,
             "inputs": dict(sorted(inputs.items())),
             "outputs": {text_name(path): content_hash(data) for path, data in sorted(outputs.items())},
             "questions": questions,
             "warnings": [warning.as_dict() for warning in warnings],
-        })
+        }
+        if companions:
+            entry["companions"] = sorted(text_name(path) for path in companions)
+        self._change(source, entry)
 
     def forget(self, source: str) -> None:
         if source in self.entries:

@@ -6,7 +6,8 @@ nothing more (so listing the formats imports no reader, writer, lxml or Jinja2):
 - `NAME`: the folder's name, used by `--from` and `lmsexport.read(..., format=NAME)`;
 - `DESCRIPTION`: one line for `lmsexport formats`;
 - `EXTENSIONS`: the file suffixes its reader takes (`()` when it has no reader);
-- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none);
+- `FLAVOURS`: what its writer writes, one `Flavour` per `--format` name (`()` when none); a
+  flavour with `bank=True` also writes many quizzes into one file (`write_bank`, `--bank`);
 - `sniff(data: bytes) -> float`: how sure (0..1) it is that `data` is one of its files, for
   suffixes several formats share (`.txt`, `.xml`, `.zip`).
 
@@ -16,20 +17,34 @@ lmsexport/validation.py for what that module offers).
 Adding a format is its folder plus its name in `FORMATS` (Pygments' `_mapping.py`, pandoc's
 `Readers.hs`). Everything above the formats (the batch layer, the CLI, the public API) reaches
 them only through the functions here.
+
+Limits: a format whose target cuts or loses text beyond some length declares it once, as
+`LIMITS` (a tuple of `package.Limit`) in `<name>/limits.py`; its writer warns with those
+numbers, and lint asks `limits(name)` for them (lmsexport/rules/limits.py).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 from pathlib import Path
 from types import ModuleType
+from typing import Callable
 
-from ..package import Flavour, WriteOptions
+from ..package import Flavour, Limit, Package, WriteOptions
 
-FORMATS = ("qti21", "moodle", "scorm", "json", "text", "gift")
+FORMATS = ("qti21", "qti12", "moodle", "scorm", "json", "text", "gift", "aiken", "text2qti", "sheet")
 """Every format, in the order `lmsexport formats` lists them and sniffing breaks ties."""
 
+
+SNIFF_QUIZ = 0.3
+"""The least a file found by a folder search must sniff as in some format to be read as a quiz.
+
+Below it (a README.txt, notes, a package.json: 0.0-0.2) the file is no quiz in any format
+lmsexport reads, and a folder build skips it with a note; a quiz with mistakes still sniffs
+above it (a text quiz's numbered questions asked with `?`, its marked options) and gets its errors.
+A file named on the command line is always read."""
 
 
 class UnknownFormat(LookupError):
@@ -76,6 +91,27 @@ def writer(name: str) -> tuple[ModuleType, WriteOptions]:
         raise UnknownFormat(f"unknown output format {name!r}; known: {', '.join(known)}")
     format_name, flavour = known[name]
     return importlib.import_module(f"{__name__}.{format_name}.writer"), WriteOptions(flavour=flavour.flavour)
+
+
+def banks() -> list[str]:
+    """The `--format` names whose writers put many quizzes into one file (`build --bank`)."""
+    return [name for name, (_, flavour) in flavours().items() if flavour.bank]
+
+
+def bank_writer(name: str) -> tuple[Callable[..., Package], WriteOptions]:
+    """`write_bank(quizzes, name, options) -> Package` for a `--format` name, and its options."""
+    if name not in banks():
+        raise UnknownFormat(f"--format {name} writes one file per quiz, not a bank of many; "
+                            f"a bank is written by {', '.join(banks())}")
+    module, options = writer(name)
+    return module.write_bank, options
+
+
+def limits(name: str) -> tuple[Limit, ...]:
+    """What the target of the format `name` keeps at most: its `limits` module's `LIMITS`, else none."""
+    declaration(name)
+    module = f"{__name__}.{name}.limits"
+    return importlib.import_module(module).LIMITS if importlib.util.find_spec(module) else ()
 
 
 def expand_formats(names: list[str]) -> list[str]:
@@ -130,6 +166,15 @@ def validators() -> list[ModuleType]:
             if exc.name != f"{__name__}.{name}.validation":
                 raise
     return found
+
+
+def detect_content(data: bytes) -> tuple[str, float]:
+    """The format that reads `data` whatever its name (standard input), and how sure its sniff
+    is; the most confident reader, registry order breaking ties."""
+    scores = [(module.sniff(data), -position, module.NAME)
+              for position, module in enumerate(declarations()) if module.EXTENSIONS]
+    score, _, name = max(scores)
+    return name, score
 
 
 def reader_for(path: str | Path, data: bytes) -> ModuleType:

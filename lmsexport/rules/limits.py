@@ -8,21 +8,21 @@
           than 36 options (SCORM 1.2 RTE records a choice as one of the 36
           characters 0-9 a-z; SCORM 2004 guarantees 36 identifiers per response)
 
-One rule per target, so a course that never goes to Moodle switches L050 off
-(`--ignore L050`, or `lint: -L050` in a quiz).
+The numbers are not kept here: each format declares its own (`LIMITS` in
+formats/<name>/limits.py) and the rule asks the registry for them. One rule per
+target, so a course that never goes to Moodle switches L050 off (`--ignore L050`,
+or `lint: -L050` in a quiz); a build that writes a target leaves its rule to that
+target's writer, which says what the LMS gets instead (W652, W653, W601, W608, W609).
 """
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
+from .. import formats as registry
 from ..model import Quiz
+from ..package import Limit
 from . import WARNING, Finding, Rule, choices
-
-MOODLE_NAME = 255
-MOODLE_TAG = 50
-SCORM_TITLE = 200
-SCORM_CHOICES = 36
 
 
 def _tags(quiz: Quiz) -> Iterator[tuple[str, object, str]]:
@@ -33,44 +33,62 @@ def _tags(quiz: Quiz) -> Iterator[tuple[str, object, str]]:
             yield tag, question, f"question {number}"
 
 
-def _moodle_limits(quiz: Quiz) -> Iterator[Finding]:
+def _quiz_title(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
+    if len(quiz.title) > limit.size:
+        yield Finding(f"the quiz title has {len(quiz.title)} characters; {limit.reason}",
+                      f"shorten it to {limit.size} characters or fewer, and move the rest to the description")
+
+
+def _question_title(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
     for number, question in enumerate(quiz.questions, 1):
-        if question.title and len(question.title) > MOODLE_NAME:
-            yield Finding(
-                f"the title of question {number} has {len(question.title)} characters; "
-                f"Moodle cuts question names at {MOODLE_NAME}",
-                f"shorten it to {MOODLE_NAME} characters or fewer",
-                question,
-            )
+        if question.title and len(question.title) > limit.size:
+            yield Finding(f"the title of question {number} has {len(question.title)} characters; {limit.reason}",
+                          f"shorten it to {limit.size} characters or fewer", question)
+
+
+def _tag(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
     for tag, question, owner in _tags(quiz):
-        if len(tag) > MOODLE_TAG:
-            yield Finding(
-                f"a tag of {owner} has {len(tag)} characters; Moodle cuts tags at {MOODLE_TAG}: {tag!r}",
-                f"shorten it to {MOODLE_TAG} characters or fewer",
-                question,
-            )
+        if len(tag) > limit.size:
+            yield Finding(f"a tag of {owner} has {len(tag)} characters; {limit.reason}: {tag!r}",
+                          f"shorten it to {limit.size} characters or fewer", question)
 
 
-def _scorm_limits(quiz: Quiz) -> Iterator[Finding]:
-    if len(quiz.title) > SCORM_TITLE:
-        yield Finding(
-            f"the quiz title has {len(quiz.title)} characters; a SCORM LMS need keep only {SCORM_TITLE}",
-            f"shorten it to {SCORM_TITLE} characters or fewer, and move the rest to the description",
-        )
+def _options(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
     for number, question in enumerate(quiz.questions, 1):
         count = len(choices(question))
-        if count > SCORM_CHOICES:
-            yield Finding(
-                f"question {number} has {count} options; SCORM 1.2 can record only {SCORM_CHOICES} "
-                "(one character each, 0-9 and a-z)",
-                f"split it into questions of {SCORM_CHOICES} options or fewer",
-                question,
-            )
+        if count > limit.size:
+            first_over = choices(question)[limit.size]  # the finding points at the first option too many
+            yield Finding(f"question {number} has {count} options; {limit.reason}",
+                          f"split it into questions of {limit.size} options or fewer", question, first_over.source)
 
 
-RULES = (
-    Rule("L050", "moodle-limits", WARNING,
-         "A question title or a tag is longer than Moodle keeps.", _moodle_limits),
-    Rule("L051", "scorm-limits", WARNING,
-         "A quiz title or an option count is beyond what SCORM guarantees.", _scorm_limits),
-)
+CHECKS: dict[str, Callable[[Quiz, Limit], Iterator[Finding]]] = {
+    "quiz_title": _quiz_title, "question_title": _question_title, "tag": _tag, "options": _options,
+}
+"""`Limit.field` -> the check of a quiz against such a limit (every field a format may declare)."""
+
+
+def _within(target: str) -> Callable[[Quiz], Iterator[Finding]]:
+    """The check of a quiz against every limit the format `target` declares."""
+    def check(quiz: Quiz) -> Iterator[Finding]:
+        for limit in registry.limits(target):
+            yield from CHECKS[limit.field](quiz, limit)
+
+    return check
+
+
+TARGETS = {
+    "L050": ("moodle", "A question title or a tag is longer than Moodle keeps."),
+    "L051": ("scorm", "A quiz title or an option count is beyond what SCORM guarantees."),
+}
+"""Rule code -> the format whose limits it checks, and the rule's summary."""
+
+
+def left_to_writers(formats: Iterable[str]) -> tuple[str, ...]:
+    """The limit rules a build writing `formats` (format names) leaves to those formats' writers."""
+    written = set(formats)
+    return tuple(code for code, (target, _) in TARGETS.items() if target in written)
+
+
+RULES = tuple(Rule(code, f"{target}-limits", WARNING, summary, _within(target))
+              for code, (target, summary) in TARGETS.items())

@@ -30,15 +30,13 @@ def unknown_codes(codes: Iterable[str]) -> list[str]:
 
 
 def _origin(quiz: Quiz, source: str | None) -> SourceSpan:
-    """Where findings about the quiz as a whole point: its file (the model has no quiz line)."""
-    if source is None:
-        source = next((q.source.source for q in quiz.questions if q.source), quiz.id)
-    return SourceSpan(source)
+    """Where findings about the quiz as a whole point: the file it was read from, if given."""
+    return quiz.where() if source is None else SourceSpan(source)
 
 
 def _diagnostic(rule: Rule, finding: Finding, origin: SourceSpan) -> Diagnostic:
     question = finding.question
-    span = question.source if question is not None and question.source is not None else origin
+    span = finding.span or (question.source if question is not None and question.source is not None else origin)
     return Diagnostic(rule.code, finding.message, span, finding.hint, rule.severity)
 
 

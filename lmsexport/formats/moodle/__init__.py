@@ -12,7 +12,7 @@ from ...sniffing import xml_root
 NAME = "moodle"
 DESCRIPTION = "Moodle XML question bank"
 EXTENSIONS = (".xml",)
-FLAVOURS = (Flavour("moodle", "Moodle XML question bank (.moodle.xml) for Question bank > Import"),)
+FLAVOURS = (Flavour("moodle", "Moodle XML question bank (.moodle.xml) for Question bank > Import", bank=True),)
 
 
 def sniff(data: bytes) -> float:

@@ -4,15 +4,15 @@ Moodle publishes no schema for its question XML (https://docs.moodle.org/en/Mood
 its importer is the specification: moodle/moodle `question/format/xml/format.php` (`qformat_xml`)
 with `question/format.php` (`qformat_default::importprocess`). `schemas/moodle/moodle-xml.xsd`
 checks the shape of a file; this module holds what XSD 1.0 cannot say, shared by
-`writers/moodle.py`, `readers/moodle.py` and `lmsexport validate`:
+the writer, the reader and `lmsexport validate`:
 
 * the grade list and Moodle's tolerances;
 * names, tags and category paths as Moodle stores them;
 * how lmsexport marks the language of an HTML field, and the feedback it appends to an
   answer's own (`join_feedback`), so that the reader can undo both exactly;
 * where an image goes in Moodle's file areas (`file_place`);
-* `QuestionRules`: the importer's checks on each question, which `moodlevalidation` runs
-  after the schema.
+* `QuestionRules`: the importer's checks on each question, which validation runs after the
+  schema.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from __future__ import annotations
 import html
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 from . import cloze as moodlecloze
+from .limits import IDNUMBER_LIMIT, TAG_LIMIT
 from ...diagnostics import Diagnostic, SourceSpan
 from ...paths import unsafe_path
 from ...model import Text, is_language_tag
-from ...xml import TEXT_LIMIT
+from ...text import default_title, direction
 
 POSITIVE_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20,
                    16.66667, 14.28571, 12.5, 11.11111, 10, 5)
@@ -39,29 +39,11 @@ GRADED_TYPES = frozenset({"multichoice", "shortanswer", "numerical", "calculated
                           "calculatedmulti"})
 """Types whose importer sets `$question->fraction`, which importprocess() matches against GRADES."""
 
-NAME_LIMIT = 255
-"""question.name and question_categories.name are varchar(255) (clean_question_name shortens)."""
-IDNUMBER_LIMIT = 100
-"""question_bank_entries.idnumber and question_categories.idnumber are varchar(100)."""
-TAG_LIMIT = 50
-"""TAG_MAX_LENGTH in tag/lib.php: clean_param(PARAM_TAG) cuts longer tags."""
-NAME_WORDS = 60
-"""Characters of the prompt that make a question's name (Moodle lists questions by name)."""
-FILE_LIMIT = TEXT_LIMIT // 4 * 3
-"""Bytes of one image a Moodle XML file carries: 7,500,000. Its base64 (4 characters per 3 bytes)
-is one `<file>` text node, and Moodle's importer parses with PHP's xml_parse(), whose libxml2
-refuses a text node over `TEXT_LIMIT` unless told XML_OPTION_PARSE_HUGE (PHP 8.4+), which
-qformat_xml does not (php/doc-en#3899: that option "allows parsing documents larger than 10 MB")."""
-
 _TAG_START = re.compile(r"<(?!\s)")
 _TAG_NASTIES = re.compile(r"[\x00-\x1f\x7f<>`]")
-_BREAK = re.compile(r"<(?:br|/p|/div|/li|/h[1-6]|/tr|/td)\b[^>]*>", re.IGNORECASE)
-_ANY_TAG = re.compile(r"<[^>]*>")
 _PATH_SPLIT = re.compile(r"(?<!/)/(?!/)")
 _CONTEXT = re.compile(r"\$[a-z]+\$")
 _WRAPPER = re.compile(r'<(span|div) lang="([A-Za-z0-9-]+)"( dir="rtl")?>(.*)</\1>\Z', re.DOTALL)
-_RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
-_RTL_SCRIPTS = frozenset({"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"})
 _MATH = re.compile(r"\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 _JOINED = re.compile(r'<div class="lmsexport-(correct|incorrect)">')
 _FILE_NASTIES = re.compile(r"[\x00-\x1f\x7f&<>\"`|':\\/]")
@@ -100,28 +82,10 @@ def moodle_tag(tag: str) -> str:
     return " ".join(_TAG_NASTIES.sub("", tag).split())[:TAG_LIMIT]
 
 
-def shorten(text: str, limit: int) -> str:
-    """`text` in at most `limit` characters, cut at a word boundary and ended with `…` if cut."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    while cut and unicodedata.combining(text[len(cut)]):  # never part a letter from its accents
-        cut = cut[:-1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip() + "…"
-
-
 def question_name(prompt: Text, fallback: str) -> str:
-    """The name lmsexport gives a question without a title: the first words of its prompt."""
-    words = html_words(prompt.value) if prompt.format == "html" else " ".join(prompt.value.split())
-    return label(shorten(words, NAME_WORDS)) or fallback
-
-
-def html_words(fragment: str) -> str:
-    """The words of an HTML fragment, without its markup, on one line."""
-    return " ".join(html.unescape(_ANY_TAG.sub("", _BREAK.sub(" ", fragment))).split())
+    """The name lmsexport gives a question without a title: the title every format gives it
+    (text.default_title), as Moodle keeps it."""
+    return label(default_title(prompt, fallback))
 
 
 def category_path(names: Sequence[str]) -> str:
@@ -139,13 +103,6 @@ def category_names(path: str) -> list[str]:
     return [name for name in names if name]
 
 
-def is_rtl(lang: str) -> bool:
-    """True for a language written right to left (its script subtag decides when it has one)."""
-    primary, *rest = lang.lower().split("-")
-    scripts = [subtag for subtag in rest if len(subtag) == 4 and subtag.isalpha()]
-    return scripts[0] in _RTL_SCRIPTS if scripts else primary in _RTL_LANGUAGES
-
-
 def mark_language(fragment: str, lang: str | None, *, block: bool) -> str:
     """An HTML fragment marked as written in `lang`, for screen readers, fonts and hyphenation.
 
@@ -156,7 +113,7 @@ def mark_language(fragment: str, lang: str | None, *, block: bool) -> str:
     if lang is None:
         return fragment
     tag = html.escape(lang, quote=True)
-    if is_rtl(lang):
+    if direction(lang) == "rtl":
         return f'<div lang="{tag}" dir="rtl">{fragment}</div>'
     if block:
         return f'<div lang="{tag}">{fragment}</div>'

@@ -8,10 +8,10 @@ at Moodle's default where the model has nothing for it, so no question depends o
 importer default; `<hidden>` is left out because no importer reads it. HTML goes into
 `<text>` escaped by lxml, not in CDATA: Moodle's parser decodes both alike, and escaping
 needs no special case for `]]>`. Images travel inside the text that shows them, as base64
-`<file>`s linked with `@@PLUGINFILE@@`. `moodle_kinds` writes each question kind;
+`<file>`s linked with `@@PLUGINFILE@@`. `writer_kinds` writes each question kind;
 docs/formats/moodle.md describes the whole mapping. A quiz Moodle could not import fails
 (SourceError, see lmsexport/package.py): a text longer than its XML parser reads (E005), an
-image too large for one `<file>` (E006, `rules.FILE_LIMIT`).
+image too large for one `<file>` (E006, `limits.FILE_LIMIT`), an answer without text (E008).
 """
 
 from __future__ import annotations
@@ -27,16 +27,16 @@ from urllib.parse import quote
 
 from lxml import etree
 
-from ...diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import letters
 from ...model import Asset, Question, Quiz, Text
-from .rules import (
-    FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, blank, category_path, file_place, html_words, label, mark_language,
-    moodle_tag, question_name, shorten,
-)
+from .limits import FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
+from .rules import blank, category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
+from ...text import shorten, words
 from ...xml import TEXT_LIMIT, element, number, sub, too_long
-from .writer_kinds import KIND_WRITERS, grades
+from .scoring import grades
+from .writer_kinds import KIND_WRITERS
 
 __all__ = ["EXTENSION", "grades", "write", "write_bank"]
 
@@ -67,15 +67,16 @@ class _Bank:
 
     names: set[str] = field(default_factory=set)
     categories: set[str] = field(default_factory=set)
-    warnings: list[Diagnostic] = field(default_factory=list)
+    log: Log = field(default_factory=Log)
     refusals: list[Diagnostic] = field(default_factory=list)
-    """What Moodle could not import at all (E005, E006): the writer raises SourceError with them."""
+    """What Moodle could not import at all (E005, E006, E008): the writer raises SourceError with them."""
 
     def package(self, stem: str, questions: Iterable) -> Package:
         content = _document(questions)
         if self.refusals:
             raise SourceError(self.refusals)
-        return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION, warnings=self.warnings)
+        return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION,
+                       warnings=self.log.diagnostics)
 
     def fits(self, node, subject: str, span: SourceSpan) -> bool:
         """Whether Moodle's XML parser reads every text of `node`; if not, a refusal says why."""
@@ -89,32 +90,32 @@ class _Bank:
         fitted = self.fit(quiz.title, quiz, "the quiz title", category=True)
         title = _unique(fitted, self.categories)
         if title != fitted:
-            self.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
-                      f"the category {title!r}", _quiz_span(quiz))
+            self.log.warn("W652", f"another quiz in this bank is titled {fitted!r}, so this one goes into "
+                          f"the category {title!r}", quiz.where())
         category = self._category(quiz, [*parents, title])
-        if self.fits(category, "the quiz", _quiz_span(quiz)):
+        if self.fits(category, "the quiz", quiz.where()):
             yield category
         self._quiz_settings(quiz)
         assets = {asset.path: asset for asset in quiz.assets}
         for asset in quiz.assets:
             folder, filename = file_place(asset.path)
             if f"{folder}{filename}" != f"/{asset.path}":
-                self.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: Moodle's "
-                          "file names cannot hold & < > \" ` | ' : or \\", _quiz_span(quiz))
+                self.log.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: "
+                              "Moodle's file names cannot hold & < > \" ` | ' : or \\", quiz.where())
         for question in quiz.questions:
             if question.kind not in KIND_WRITERS:
-                self.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
-                          "does not support yet; it is left out", _span(quiz, question))
+                self.log.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
+                              "does not support yet; it is left out", quiz.where(question))
                 continue
             qtype, write_kind = KIND_WRITERS[question.kind]
             out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
             write_kind(out, question)
             out.tags()
-            blanks = [what for what, text, shown in _answer_texts(question)
-                      if blank(html_words(text.html()) if shown == "plain" else out.fragment(text))]
+            blanks = [(what, part) for what, part, text, shown in _answer_texts(question)
+                      if blank(words(text) if shown == "plain" else out.fragment(text))]
             if blanks:
-                self.refusals.append(_blank_answers(question, blanks, _span(quiz, question)))
-            elif self.fits(out.node, f"question {question.id}", _span(quiz, question)):
+                self.refusals.append(_blank_answers(question, blanks, quiz.where(question, blanks[0][1])))
+            elif self.fits(out.node, f"question {question.id}", quiz.where(question)):
                 yield out.node
 
     def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
@@ -127,8 +128,8 @@ class _Bank:
         if category:
             fitted = fitted.lstrip("/").strip() or quiz.id
         if fitted != value:
-            self.warn("W652", f"{what} {value!r} is written as {fitted!r}, which Moodle keeps as it is",
-                      _span(quiz, question))
+            self.log.warn("W652", f"{what} {value!r} is written as {fitted!r}, which Moodle keeps as it is",
+                          quiz.where(question))
         return fitted
 
     def _quiz_settings(self, quiz: Quiz) -> None:
@@ -138,12 +139,9 @@ class _Bank:
         kept = [what for what, value in (("the pass mark", settings.pass_mark), ("the time limit", settings.time_limit),
                                          ("the number of attempts", settings.attempts)) if value is not None]
         if kept:
-            self.warn("W660", f"{', '.join(kept)} of the quiz cannot go into a Moodle question bank",
-                      _quiz_span(quiz), "set them on the quiz in Moodle (Quiz settings: Grade, Timing) "
-                      "after adding its questions from the bank")
-
-    def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
-        self.warnings.append(Diagnostic(code, message, span, hint, severity=Severity.WARNING))
+            self.log.warn("W660", f"{', '.join(kept)} of the quiz cannot go into a Moodle question bank",
+                          quiz.where(), "set them on the quiz in Moodle (Quiz settings: Grade, Timing) "
+                          "after adding its questions from the bank")
 
     def _category(self, quiz: Quiz, path: list[str]):
         """The category question: Moodle puts the questions after it into that category.
@@ -153,8 +151,8 @@ class _Bank:
         sub(sub(node, "category"), "text", text=category_path(path))
         info = _html(quiz.description, quiz.lang)
         for path_ in _image_paths(info, {asset.path for asset in quiz.assets}):
-            self.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
-                      "category's description; it is left as a link Moodle cannot resolve", _quiz_span(quiz))
+            self.log.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
+                          "category's description; it is left as a link Moodle cannot resolve", quiz.where())
         sub(sub(node, "info", {"format": "html"}), "text", text=info)
         sub(node, "idnumber", text=_idnumber(quiz.id))
         return node
@@ -190,7 +188,7 @@ class QuestionOut:
         sub(self.node, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{question.id}"))
 
     def fragment(self, text: Text | None) -> str:
-        """A text as the HTML Moodle shows, marked with its language (see moodlerules.mark_language)."""
+        """A text as the HTML Moodle shows, marked with its language (see rules.mark_language)."""
         return _html(text, self.lang)
 
     def rich(self, parent, name: str, text: Text | None = None, attrib: dict | None = None, *,
@@ -224,14 +222,15 @@ class QuestionOut:
 
         return _IMG_SRC.sub(link, fragment), list(used.values())
 
-    def warn(self, code: str, message: str) -> None:
-        self.bank.warn(code, message, _span(self.quiz, self.question))
+    def warn(self, code: str, message: str, part: object | None = None) -> None:
+        """A warning about the question, pointing at `part` (an answer, pair, gap) where it has a place."""
+        self.bank.log.warn(code, message, self.quiz.where(self.question, part))
 
     def _refuse_image(self, asset: Asset) -> None:
         self.bank.refusals.append(Diagnostic(
             "E006", f"question {self.question.id} shows the image {asset.path!r} of {len(asset.data):,} bytes; a "
             f"Moodle XML file carries an image of {FILE_LIMIT:,} bytes at most (its base64 is one XML text, which "
-            f"Moodle's importer refuses past {TEXT_LIMIT:,} bytes)", _span(self.quiz, self.question),
+            f"Moodle's importer refuses past {TEXT_LIMIT:,} bytes)", self.quiz.where(self.question, asset),
             "make the image smaller (scale it down, or save it as a compressed JPEG or WebP), or build QTI or SCORM, "
             "whose packages carry images as files"))
 
@@ -244,28 +243,29 @@ class QuestionOut:
         for tag in tags:
             stored = moodle_tag(tag)
             if stored != tag:
-                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold 50 characters, "
+                self.warn("W653", f"tag {tag!r} becomes {stored!r} in Moodle (tags hold {TAG_LIMIT} characters, "
                           "without < > or `)")
             sub(sub(parent, "tag"), "text", text=tag)
 
 
-def _answer_texts(question: Question) -> Iterator[tuple[str, Text, str]]:
+def _answer_texts(question: Question) -> Iterator[tuple[str, object, Text, str]]:
     """The texts Moodle drops when blank (save_question_options() skips them): each with its name,
-    and whether it is written as HTML or as plain words (a matching right item). A matching pair
-    whose left text is blank would become a distractor."""
+    the part it is (for its line), and whether it is written as HTML or as plain words (a
+    matching right item). A matching pair whose left text is blank would become a distractor."""
     for index, choice in enumerate(getattr(question, "choices", ())):
-        yield f"option {letters(index)}", choice.text, "html"
+        yield f"option {letters(index)}", choice, choice.text, "html"
     for item in getattr(question, "items", ()):
-        yield f"item {item.id}", item.text, "html"
+        yield f"item {item.id}", item, item.text, "html"
     for pair in getattr(question, "pairs", ()):
-        yield f"the left item of pair {pair.id}", pair.left, "html"
-        yield f"the right item of pair {pair.id}", pair.right, "plain"
+        yield f"the left item of pair {pair.id}", pair, pair.left, "html"
+        yield f"the right item of pair {pair.id}", pair, pair.right, "plain"
 
 
-def _blank_answers(question: Question, blanks: list[str], span: SourceSpan) -> Diagnostic:
+def _blank_answers(question: Question, blanks: list[tuple[str, object]], span: SourceSpan) -> Diagnostic:
+    names = " and ".join(what for what, _ in blanks)
     return Diagnostic(
-        "E008", f"question {question.id}: {' and '.join(blanks)} {'has' if len(blanks) == 1 else 'have'} no text, and "
-        "Moodle's importer drops an answer without text (the question would lose its grades, a pair or an item)",
+        "E008", f"question {question.id}: {names} {'has' if len(blanks) == 1 else 'have'} no text, and Moodle's "
+        "importer drops an answer without text (the question would lose its grades, a pair or an item)",
         span, "write its text, or remove it")
 
 
@@ -313,14 +313,3 @@ def _idnumber(value: str) -> str:
     digest = hashlib.blake2b(value.encode("utf-8"), digest_size=5).hexdigest()
     return f"{value[: IDNUMBER_LIMIT - len(digest) - 1]}-{digest}"
 
-
-def _span(quiz: Quiz, question: Question | None) -> SourceSpan:
-    if question is not None and question.source is not None:
-        return question.source
-    return _quiz_span(quiz)
-
-
-def _quiz_span(quiz: Quiz) -> SourceSpan:
-    """Where a quiz came from: the file of its questions (the model keeps no quiz position)."""
-    sources = [q.source.source for q in quiz.questions if q.source is not None]
-    return SourceSpan(sources[0] if sources else quiz.id)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from ...model import Question, Text
 from ...xml import NS
 
 ITEM_RESOURCE = "imsqti_item_xmlv2p1"
@@ -31,6 +30,8 @@ FEEDBACK = "FEEDBACK"
 PASS = "PASS"
 GAPS = "GAPS"
 """A fill-in item's gap credits added up (1 per gap right), before they become SCORE."""
+PLACED = "PLACED"
+"""An ordering item's items in their right places, counted before they become SCORE (partial scoring)."""
 WEIGHT = "W"
 GENERAL_FEEDBACK = "general_fb"
 """Canvas files a modalFeedback whose identifier matches `general_` as neutral comments."""
@@ -46,7 +47,6 @@ TEST_PATH = "test.xml"
 TEST_PART = "part"
 SECTION = "section"
 """testPart and section identifiers: without a `-`, so no `<quiz>-<question>` item id equals them."""
-_TITLE_LENGTH = 60
 
 
 def item_identifier(quiz_id: str, question_id: str) -> str:
@@ -139,23 +139,6 @@ def from_pattern(pattern: str) -> str | None:
         else:
             return None
     return "".join(out)
-
-
-def plain_text(text: Text) -> str:
-    """What a person reads in `text`, markup dropped, for titles and metadata."""
-    if text.format == "plain":
-        return text.value
-    from lxml import html
-
-    return html.fragment_fromstring(text.value, create_parent="div").text_content() if text.value else ""
-
-
-def default_title(question: Question) -> str:
-    """The title a question without one gets: the start of its prompt, which LMSs show in banks."""
-    text = " ".join(plain_text(question.prompt).split())
-    if len(text) <= _TITLE_LENGTH:
-        return text or question.id
-    return text[: _TITLE_LENGTH + 1].rsplit(" ", 1)[0][:_TITLE_LENGTH] + "…"
 
 
 def is_qti(tag: object, local: str) -> bool:

@@ -17,10 +17,12 @@ import functools
 import json
 from importlib import resources
 
-from ...diagnostics import Diagnostic
+from ...diagnostics import Log
 from ...model import Quiz
-from .player_kinds import DESCRIPTION_LIMIT, compact, interaction_id, question_data
-from .player_text import RTL_LANGUAGES, TextConverter, media_path, plain, text_direction
+from .limits import DESCRIPTION_LIMIT
+from .player_kinds import compact, interaction_id, question_data
+from ...text import direction
+from .player_text import TextConverter, media_path
 
 STATIC = ("kinds-choice.js", "kinds-order.js", "kinds-text.js", "lms.js", "player.css", "player.js", "sanitize.js",
           "ui.js")
@@ -29,9 +31,8 @@ RUNTIMES = {"1.2": "scorm12.js", "2004": "scorm2004.js"}
 """SCORM version -> the adapter that maps the player's records onto that version's CMI."""
 LAUNCH = "index.html"
 
-__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RTL_LANGUAGES", "RUNTIMES", "STATIC", "interaction_id", "media_path",
-           "message_language", "messages", "pending_grading", "plain", "player_data", "render", "static_file",
-           "text_direction"]
+__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RUNTIMES", "STATIC", "interaction_id", "media_path", "message_language",
+           "messages", "pending_grading", "player_data", "render", "static_file"]
 
 
 @functools.cache
@@ -62,12 +63,12 @@ def pending_grading(quiz: Quiz) -> bool:
     return any(not question.scored and question.kind != "description" for question in quiz.questions)
 
 
-def player_data(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict:
-    """Everything the page's script needs, as JSON-ready data.
+def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
+    """Everything the page's script needs, as JSON-ready data; what it cannot carry goes to `log`.
 
     With an essay in the quiz the pass mark is left out: the player cannot mark the
     essay, so it never decides pass or fail (the writer warns, W603)."""
-    texts = TextConverter(quiz, [] if warnings is None else warnings)
+    texts = TextConverter(quiz, Log() if log is None else log)
     pending = pending_grading(quiz)
     return compact({
         "lang": quiz.lang or "en",
@@ -107,15 +108,15 @@ def static_file(name: str) -> bytes:
     return (resources.files("lmsexport.formats.scorm") / "templates" / "static" / name).read_bytes()
 
 
-def render(quiz: Quiz, version: str, warnings: list[Diagnostic] | None = None) -> dict[str, bytes]:
+def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, bytes]:
     """The player's files for one quiz: the launch page, the static files it loads, the quiz's media."""
-    data = player_data(quiz, version, warnings)
+    data = player_data(quiz, version, log)
     runtime = RUNTIMES[version]
     page = _environment().get_template("index.html.jinja").render(
         data=data,
         title=quiz.title,
         lang=data["lang"],
-        dir=text_direction(data["lang"]),
+        dir=direction(data["lang"]),
         messages=data["messages"],
         runtime=runtime,
     )

@@ -12,10 +12,10 @@ from ...model import (
     Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer,
     Text, TrueFalse,
 )
-from .player_text import TextConverter, plain, text_direction
+from ...text import direction, shorten, words
+from .limits import DESCRIPTION_LIMIT
+from .player_text import TextConverter
 
-DESCRIPTION_LIMIT = 250
-"""SCORM 2004 `cmi.interactions.n.description`: a localized_string_type, SPM 250 characters (RTE 4.2.9)."""
 
 
 def compact(data: dict) -> dict:
@@ -30,10 +30,7 @@ def interaction_id(quiz: Quiz, question: Question, version: str) -> str:
 
 def _interaction_description(question: Question) -> str:
     """2004 interaction description: the prompt as plain text, cut to the SCORM limit."""
-    words = plain(question.prompt)
-    if len(words) > DESCRIPTION_LIMIT:
-        words = words[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
-    return words
+    return shorten(words(question.prompt), DESCRIPTION_LIMIT)
 
 
 def _common(quiz: Quiz, question: Question, version: str, texts: TextConverter) -> dict:
@@ -46,8 +43,9 @@ def _common(quiz: Quiz, question: Question, version: str, texts: TextConverter) 
         "description": _interaction_description(question) if answered and version == "2004" else None,
         "points": question.points,
         "scored": None if question.scored else False,
+        "scoring": quiz.scoring_of(question) if question.has_parts else None,
         "lang": lang,
-        "dir": text_direction(lang) if lang else None,
+        "dir": direction(lang) if lang else None,
         "prompt": texts(question.prompt),
         "explanation": texts(question.explanation),
         "correctFeedback": texts(question.correct_feedback),
@@ -56,7 +54,7 @@ def _common(quiz: Quiz, question: Question, version: str, texts: TextConverter) 
 
 
 def _choices(choices, texts: TextConverter, *, labels: bool = False) -> list[dict]:
-    return [compact({"id": c.id, "text": texts(c.text), "label": plain(c.text) if labels else None,
+    return [compact({"id": c.id, "text": texts(c.text), "label": words(c.text) if labels else None,
                      "correct": c.correct, "feedback": texts(c.feedback)}) for c in choices]
 
 
@@ -92,7 +90,7 @@ def _matching(question: Matching, texts: TextConverter) -> dict:
         options.setdefault(right, str(len(options) + 1))
     return {
         "pairs": [{"id": pair.id, "left": texts(pair.left), "option": options[pair.right]} for pair in question.pairs],
-        "options": [{"id": number, "text": texts(text), "label": plain(text)} for text, number in options.items()],
+        "options": [{"id": number, "text": texts(text), "label": words(text)} for text, number in options.items()],
     }
 
 
@@ -134,6 +132,6 @@ _KINDS = {
 
 def question_data(quiz: Quiz, question: Question, version: str, texts: TextConverter) -> dict:
     """Everything the player needs to show, score and record one question."""
-    texts.where = question.source or texts.where
+    texts.where = quiz.where(question)
     kind = _KINDS[question.kind]
     return compact({**_common(quiz, question, version, texts), **kind(question, texts)})

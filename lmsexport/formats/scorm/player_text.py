@@ -14,8 +14,9 @@ from __future__ import annotations
 import html
 from urllib.parse import quote
 
-from ...diagnostics import Diagnostic, Severity, SourceSpan
+from ...diagnostics import Log
 from ...model import Asset, Quiz, Text
+from ...text import direction
 
 MEDIA = "media/"
 """Folder of the package that holds the quiz's assets, under their own paths."""
@@ -26,59 +27,15 @@ def media_path(asset: Asset) -> str:
     return MEDIA + asset.path
 
 
-RTL_LANGUAGES = frozenset({"ar", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
-"""Primary language subtags written right to left (unless a script subtag says otherwise)."""
-_RTL_SCRIPTS = frozenset({"arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg"})
-
-
-def text_direction(lang: str | None) -> str:
-    """`rtl` or `ltr` for a BCP 47 tag; a script subtag (`-Arab`, `-Latn`) wins over the language."""
-    if not lang:
-        return "ltr"
-    subtags = lang.lower().split("-")
-    for subtag in subtags[1:]:
-        if len(subtag) == 4 and subtag.isalpha():
-            return "rtl" if subtag in _RTL_SCRIPTS else "ltr"
-    return "rtl" if subtags[0] in RTL_LANGUAGES else "ltr"
-
-
-_BLOCKS = frozenset({"address", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure", "h1", "h2",
-                     "h3", "h4", "h5", "h6", "hr", "li", "ol", "p", "pre", "table", "td", "th", "tr", "ul"})
-"""Elements that separate words: their text is kept apart from the text around them."""
-_NOT_TEXT = frozenset({"script", "style", "template", "noscript", "iframe", "object", "svg", "math"})
-"""Elements whose content is never words a learner reads."""
-
-
-def plain(text: Text) -> str:
-    """The words of a text without markup, whitespace collapsed (for descriptions and metadata)."""
-    value = text.value
-    if text.format == "html":
-        from lxml import html
-
-        root = html.fragment_fromstring(value, create_parent="div")
-        for node in list(root.iter()):
-            if node.tag in _NOT_TEXT:
-                node.drop_tree()
-            elif node.tag == "img" and node.get("alt"):
-                node.tail = f" {node.get('alt')} " + (node.tail or "")
-            elif node.tag in _BLOCKS:
-                node.text = " " + (node.text or "")
-                node.tail = " " + (node.tail or "")
-        value = root.text_content()
-    return " ".join(value.split())
-
-
 class TextConverter:
-    """Turns model Texts into the player's `{value, format, lang, dir}`, collecting warnings.
+    """Turns model Texts into the player's `{value, format, lang, dir}`, warning in `log`.
 
     `where` is the span that warnings point to; the caller sets it per question."""
 
-    def __init__(self, quiz: Quiz, warnings: list[Diagnostic]):
+    def __init__(self, quiz: Quiz, log: Log):
         self.sources = {asset.path: quote(media_path(asset), safe="/") for asset in quiz.assets}
-        self.warnings = warnings
-        spans = [question.source for question in quiz.questions if question.source]
-        self.where = SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
-        self._reported: set[tuple] = set()
+        self.log = log
+        self.where = quiz.where()
 
     def __call__(self, text: Text | None) -> dict | None:
         if text is None:
@@ -86,7 +43,7 @@ class TextConverter:
         data = {"value": self.html(text.value) if text.format == "html" else text.value, "format": text.format}
         if text.lang:
             data["lang"] = text.lang
-            data["dir"] = text_direction(text.lang)
+            data["dir"] = direction(text.lang)
         return data
 
     def html(self, value: str) -> str:
@@ -121,8 +78,4 @@ class TextConverter:
                        "the player shows its alt text", "add the file beside the quiz, or link an http(s) image")
 
     def _warn(self, code: str, message: str, hint: str) -> None:
-        key = (code, message, self.where)
-        if key in self._reported:
-            return
-        self._reported.add(key)
-        self.warnings.append(Diagnostic(code, message, self.where, hint, Severity.WARNING))
+        self.log.warn(code, message, self.where, hint)

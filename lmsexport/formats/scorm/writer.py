@@ -4,7 +4,7 @@ The package is a zip with `imsmanifest.xml` at its root, valid against the ADL
 schemas (SCORM 1.2: IMS CP 1.1.2 + adlcp_rootv1p2; SCORM 2004 4th Edition:
 IMS CP 1.1.4 + adlcp_v1p3, IMS Simple Sequencing, adlseq, adlnav, IEEE LOM), one
 organization with one item, and one SCO resource listing every file of the player
-(`lmsexport/player.py`). The flavour (`WriteOptions.flavour`) picks the version.
+(`player.py`). The flavour (`WriteOptions.flavour`) picks the version.
 
 The quiz's images are files of the SCO too (`media/<path>`). The pass mark becomes
 `adlcp:masteryscore` (1.2, a percentage) or a primary objective satisfied by
@@ -12,82 +12,76 @@ measure with `minNormalizedMeasure` (2004, a fraction), unless an essay leaves
 pass or fail to a person (W603). Specifications: https://adlnet.gov/projects/scorm/
 (SCORM 1.2; SCORM 2004 4th Edition CAM for packaging and sequencing; RTE section
 4.2 for what the player records). What the package cannot carry is a warning:
-W601 (1.2 title length), W603 (pass mark with an essay), W604 (2004 fill-in
-with more than 10 blanks), W605 and W606 (math and images, lmsexport/player_text.py).
-What it cannot hold at all fails the quiz (SourceError, see lmsexport/package.py): E005 (a
-text in the manifest longer than XML parsers read), E007 (a time limit past SCORM 1.2's).
+W601 and W608 (title length), W603 (pass mark with an essay), W604 (2004 fill-in
+with more than 10 blanks), W605 and W606 (math and images, player_text.py), W607 (1.2
+attempts), W609 (more than 36 options); the numbers are SCORM's (limits.py). What it cannot
+hold at all fails the quiz (SourceError, see lmsexport/package.py): E005 (a text in the
+manifest longer than XML parsers read), E007 (a time limit past SCORM 1.2's).
 """
 
 from __future__ import annotations
 
 from . import player
-from ...diagnostics import Diagnostic, Severity, SourceError, SourceSpan
-from ...model import FillBlanks, Quiz
+from .limits import GAP_LIMIT, OPTIONS_LIMIT, TIME_LIMIT_12, TITLE_LIMIT
+from ...diagnostics import Diagnostic, Log, SourceError
+from ...model import FillBlanks, MultipleChoice, Quiz
 from ...package import MANIFEST, Package, WriteOptions
+from ...text import shorten, words
 from ...xml import NS, element, number, serialize, sub, too_long
 
 VERSIONS = ("1.2", "2004")
 EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}
-TITLE_LIMIT_12 = 200
-"""SCORM 1.2's imscp_rootv1p1p2.xsd: titleType has maxLength 200."""
-GAP_LIMIT = 10
-"""SCORM 2004: a fill-in learner_response is a bag of at most 10 strings (RTE 4.2.9.2, SPM)."""
-TIME_LIMIT_12 = 9999 * 3600 + 59 * 60 + 59
-"""SCORM 1.2's longest time limit, 9999:59:59: adlcp:maxtimeallowed is a CMITimespan, HHHH:MM:SS
-(adlcp_rootv1p2.xsd: maxLength 13; RTE 3.4.2.4)."""
 
 
-def _where(quiz: Quiz) -> SourceSpan:
-    """The quiz's source file (its questions know it), for messages about the whole quiz."""
-    spans = [question.source for question in quiz.questions if question.source]
-    return SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
-
-
-def _title(quiz: Quiz, version: str, warnings: list) -> str:
-    if version != "1.2" or len(quiz.title) <= TITLE_LIMIT_12:
+def _title(quiz: Quiz, version: str, log: Log) -> str:
+    """The manifest's title: SCORM 1.2's schema cuts it at 200 characters; SCORM 2004's keeps it
+    whole, though an LMS need keep only 200 (the SPM)."""
+    if len(quiz.title) <= TITLE_LIMIT:
         return quiz.title
-    warnings.append(Diagnostic(
-        "W601",
-        f"the title is {len(quiz.title)} characters long; SCORM 1.2 manifests allow {TITLE_LIMIT_12}, "
-        "so the manifest carries a shortened title (the player shows it in full)",
-        _where(quiz),
-        "shorten the title, or build SCORM 2004 which has no such limit",
-        Severity.WARNING,
-    ))
-    return quiz.title[: TITLE_LIMIT_12 - 1].rstrip() + "…"
+    if version == "2004":
+        log.warn("W608", f"the title is {len(quiz.title)} characters long; a SCORM 2004 LMS need keep only "
+                 f"{TITLE_LIMIT}, so it may show the title cut (the player shows it in full)", quiz.where(),
+                 f"shorten the title to {TITLE_LIMIT} characters or fewer, and move the rest to the description")
+        return quiz.title
+    log.warn("W601", f"the title is {len(quiz.title)} characters long; SCORM 1.2 manifests allow {TITLE_LIMIT}, "
+             "so the manifest carries a shortened title (the player shows it in full)", quiz.where(),
+             "shorten the title, or build SCORM 2004, whose manifests carry it whole")
+    return shorten(quiz.title, TITLE_LIMIT)
 
 
-def _pass_mark(quiz: Quiz, warnings: list) -> float | None:
+def _options_limit(quiz: Quiz, log: Log) -> None:
+    """What an LMS records of a choice: 36 options (SCORM 1.2 CMIFeedback, SCORM 2004 SPM)."""
+    for question in quiz.questions:
+        if isinstance(question, MultipleChoice) and len(question.choices) > OPTIONS_LIMIT:
+            log.warn("W609", f"{question.id} has {len(question.choices)} options; SCORM 1.2 can record only "
+                     f"{OPTIONS_LIMIT} (one character each, 0-9 and a-z) and a SCORM 2004 LMS need record no more, "
+                     "so the LMS may refuse the answer given (the player still scores it)", quiz.where(question),
+                     f"split it into questions of {OPTIONS_LIMIT} options or fewer")
+
+
+def _pass_mark(quiz: Quiz, log: Log) -> float | None:
     """The pass mark the package carries: none when an essay waits for a person to mark it."""
     mark = quiz.settings.pass_mark
     if mark is None or not player.pending_grading(quiz):
         return mark
     essays = [question for question in quiz.questions if not question.scored and question.kind != "description"]
-    warnings.append(Diagnostic(
-        "W603",
-        f"{essays[0].id} is an essay, which the player cannot mark: the package reports the score of the other "
-        f"questions and leaves pass or fail to the teacher, so it carries no pass mark ({number(mark)}%)",
-        essays[0].source or _where(quiz),
-        "grade the essays in the LMS and set pass or fail there, or build QTI or Moodle XML, "
-        "whose LMSs hold an attempt until it is graded",
-        Severity.WARNING,
-    ))
+    log.warn("W603", f"{essays[0].id} is an essay, which the player cannot mark: the package reports the score of "
+             "the other questions and leaves pass or fail to the teacher, so it carries no pass mark "
+             f"({number(mark)}%)",
+             quiz.where(essays[0]), "grade the essays in the LMS and set pass or fail there, or build QTI or Moodle "
+             "XML, whose LMSs hold an attempt until it is graded")
     return None
 
 
-def _gap_limit(quiz: Quiz, warnings: list) -> None:
+def _gap_limit(quiz: Quiz, log: Log) -> None:
     """SCORM 2004 fill-in responses hold at most 10 strings (RTE 4.2.9.2, SPM): one per gap."""
     for question in quiz.questions:
         gaps = question.gaps if isinstance(question, FillBlanks) else ()
         if len(gaps) > GAP_LIMIT:
-            warnings.append(Diagnostic(
-                "W604",
-                f"{question.id} has {len(gaps)} blanks; a SCORM 2004 fill-in interaction records {GAP_LIMIT}, "
-                f"so the LMS sees the answers to the first {GAP_LIMIT} (the score counts every blank)",
-                question.source or _where(quiz),
-                f"split the text into questions of {GAP_LIMIT} blanks or fewer",
-                Severity.WARNING,
-            ))
+            log.warn("W604", f"{question.id} has {len(gaps)} blanks; a SCORM 2004 fill-in interaction records "
+                     f"{GAP_LIMIT}, so the LMS sees the answers to the first {GAP_LIMIT} (the score counts every "
+                     "blank)",
+                     quiz.where(question), f"split the text into questions of {GAP_LIMIT} blanks or fewer")
 
 
 def _refusals(quiz: Quiz, version: str) -> list[Diagnostic]:
@@ -98,7 +92,7 @@ def _refusals(quiz: Quiz, version: str) -> list[Diagnostic]:
     return [Diagnostic(
         "E007", f"the time limit of {limit // 3600:,} h {limit // 60 % 60} min {limit % 60} s is more than SCORM 1.2 "
         "can say: its time limits (HHHH:MM:SS) stop at 9999 h 59 min 59 s",
-        quiz.settings.spans.get("time_limit", _where(quiz)),
+        quiz.settings.spans.get("time_limit", quiz.where()),
         "give a shorter time limit (or none), or build SCORM 2004, which has no such limit")]
 
 
@@ -162,7 +156,7 @@ def _lom(parent, quiz: Quiz) -> None:
     if quiz.lang:
         sub(general, "lom:language", text=quiz.lang)
     if quiz.description:
-        sub(sub(general, "lom:description"), "lom:string", {"language": quiz.lang}, player.plain(quiz.description))
+        sub(sub(general, "lom:description"), "lom:string", {"language": quiz.lang}, words(quiz.description))
     for tag in quiz.tags:
         sub(sub(general, "lom:keyword"), "lom:string", {"language": quiz.lang}, tag)
     sub(sub(lom, "lom:technical"), "lom:format", text="text/html")
@@ -219,23 +213,22 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     if version not in VERSIONS:
         raise ValueError(f"unknown SCORM version {version!r}; choose one of {', '.join(VERSIONS)}")
     refusals = _refusals(quiz, version)
-    warnings: list[Diagnostic] = []
-    pass_mark = _pass_mark(quiz, warnings)
+    log = Log()
+    pass_mark = _pass_mark(quiz, log)
+    _options_limit(quiz, log)
     if version == "2004":
-        _gap_limit(quiz, warnings)
+        _gap_limit(quiz, log)
     elif quiz.settings.attempts:
-        warnings.append(Diagnostic("W607", f"SCORM 1.2 cannot say how many attempts a learner has "
-                                   f"({quiz.settings.attempts})", _where(quiz),
-                                   "set the number of attempts in the LMS's SCORM activity settings, or build "
-                                   "SCORM 2004", Severity.WARNING))
-    content = player.render(quiz, version, warnings)
-    title = _title(quiz, version, warnings)
+        log.warn("W607", f"SCORM 1.2 cannot say how many attempts a learner has ({quiz.settings.attempts})",
+                 quiz.where(), "set the number of attempts in the LMS's SCORM activity settings, or build SCORM 2004")
+    content = player.render(quiz, version, log)
+    title = _title(quiz, version, log)
     build = _manifest_12 if version == "1.2" else _manifest_2004
     manifest = build(quiz, sorted(content), title, pass_mark)
     found = too_long(manifest)
     if found is not None:
-        refusals.append(found.refusal("E005", "the quiz", f"a SCORM {version} manifest", _where(quiz)))
+        refusals.append(found.refusal("E005", "the quiz", f"a SCORM {version} manifest", quiz.where()))
     if refusals:
         raise SourceError(refusals)
     files = {MANIFEST: serialize(manifest), **content}
-    return Package(files, extension=EXTENSIONS[version], warnings=warnings)
+    return Package(files, extension=EXTENSIONS[version], warnings=log.diagnostics)

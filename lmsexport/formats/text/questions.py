@@ -9,9 +9,9 @@ Problems are reported on the parser (`error`), all of them, before anything is b
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
-import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -21,21 +21,12 @@ from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
-from .header import KEYS as HEADER_KEYS
+from ...settings import KEYS as SETTINGS
 from .choices import apply_key, choice
-
-_MATCH = re.compile(r"(?P<left>.*?)[ \t]*(?:->|→)[ \t]*(?P<right>.*)\Z")
-_GAP = re.compile(r"\{(?P<body>[=~][^{}]*)\}")
-_GAP_TOKEN = re.compile(r"(?P<sign>[=~])(?P<text>[^=~]*)")
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_NUMERIC = re.compile(
-    rf"(?P<value>{_NUMBER})(?:[ \t]*(?:±|\+-|\+/-)[ \t]*(?P<tolerance>{_NUMBER})(?P<percent>%)?)?\Z"
-    rf"|(?P<low>{_NUMBER})[ \t]*\.\.[ \t]*(?P<high>{_NUMBER})\Z"
+from .syntax import (
+    ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap,
+    unquote,
 )
-_TRUE, _FALSE = {"true", "t"}, {"false", "f"}
-_CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
-"""Partial credit in a typed gap: `{=Paris =50% paris}`."""
-ATTRIBUTES = ("points", "title", "lang", "tags", "case", "lines")
 
 
 @dataclass
@@ -94,15 +85,6 @@ class Draft:
         return getattr(self, kind)
 
 
-_BLANK_LINES = re.compile(r"\n{3,}")
-
-
-def join_lines(lines: list[str]) -> str:
-    """Lines to text: surrounding blank lines dropped, runs of blank lines kept as one."""
-    text = "\n".join(line.strip() for line in lines).strip("\n")
-    return _BLANK_LINES.sub("\n\n", text) if "\n\n\n" in text else text
-
-
 def _text(parser, lines: list[str]) -> Text | None:
     joined = join_lines(lines)
     return parser.text(joined) if joined else None
@@ -111,13 +93,26 @@ def _text(parser, lines: list[str]) -> Text | None:
 def build_questions(parser, header: dict) -> list[Question]:
     """Every draft as a model question; problems go to `parser.error`."""
     apply_key(parser)
-    questions = []
+    questions, owners = [], {}
     for draft in parser.drafts:
         attributes = _attributes(parser, draft, header)
+        attributes["id"] = _unique_id(parser, draft, attributes.get("id"), owners)
         question = _build(parser, draft, attributes)
         if question is not None:
             questions.append(question)
     return questions
+
+
+def _unique_id(parser, draft: Draft, explicit: str | None, owners: dict[str, str]) -> str:
+    """The question's `@id`, else `q<n>` (`t<n>` for a text block); an id two questions share is an error."""
+    question_id = explicit or (f"q{draft.number}" if draft.number else f"t{draft.block}")
+    if question_id in owners:
+        line, column, _ = draft.attributes.get("id", (draft.line, 1, ""))
+        parser.error("E212", f"{draft.name} has the id {question_id!r}, which {owners[question_id]} has too", line,
+                     column, "give each question its own @id (without one, questions are q1, q2, ... and text "
+                     "blocks t1, t2, ...)", len(question_id))
+    owners.setdefault(question_id, draft.name)
+    return question_id
 
 
 def _attributes(parser, draft: Draft, header: dict) -> dict:
@@ -136,8 +131,10 @@ def _attributes(parser, draft: Draft, header: dict) -> dict:
 
 
 def _attribute_value(key: str, value: str):
-    if key in ("points", "lang", "tags"):
-        return HEADER_KEYS[key](value)
+    if key == "points":
+        return _points(value)
+    if key in ("id", "lang", "tags", "scoring"):
+        return SETTINGS[key](value)
     if key == "case":
         if value.lower() not in ("sensitive", "insensitive"):
             raise ValueError("use sensitive or insensitive")
@@ -151,10 +148,21 @@ def _attribute_value(key: str, value: str):
     return value
 
 
+def _points(value: str) -> float:
+    """A question's points: 0 or more (a question may count for nothing; the header's default may not)."""
+    try:
+        points = float(value)
+    except ValueError:
+        points = math.nan
+    if not (math.isfinite(points) and points >= 0):
+        raise ValueError("use a number, 0 or more, such as 1 or 2.5")
+    return points
+
+
 def _build(parser, draft: Draft, attributes: dict) -> Question | None:
     """Pick the draft's kind and build it; None (after reporting why) if it cannot be one."""
     common = dict(
-        id=f"q{draft.number}" if draft.number else f"t{draft.block}",
+        id=attributes["id"],
         title=attributes.get("title"),
         lang=attributes.get("lang"),
         tags=attributes.get("tags", ()),
@@ -176,13 +184,26 @@ def _build(parser, draft: Draft, attributes: dict) -> Question | None:
     if builder is None or not prompt:
         return None
     question = builder(parser, draft, common, prompt, attributes)
+    if question is not None and "scoring" in attributes:
+        question = _scored(parser, draft, question, attributes["scoring"])
     return None if parser.problems else question
+
+
+def _scored(parser, draft: Draft, question: Question, policy: str) -> Question | None:
+    """The question with its own scoring policy, which only a question of several parts can have."""
+    if question.has_parts:
+        return dataclasses.replace(question, scoring=policy)
+    line, column, value = draft.attributes["scoring"]
+    parser.error("E221", f"{draft.name} has one part to get right, so @scoring changes nothing", line, column,
+                 "@scoring is for multiple-response (checkbox), matching, ordering and fill-in-the-blanks "
+                 "questions; remove it here", max(1, len(value)))
+    return None
 
 
 def _kind_builder(parser, draft: Draft, prompt: str):
     bodies = [name for name, present in (("options", draft.options), ("= answers", draft.answers),
                                          ("an answer box (___)", draft.essay)) if present]
-    gaps = bool(_GAP.search(prompt))
+    gaps = bool(GAP.search(prompt))
     if len(bodies) > 1 or (bodies and gaps):
         found = bodies + (["{...} gaps"] if gaps else [])
         parser.error("E214", f"{draft.name} has {' and '.join(found)}: one kind of answer per question",
@@ -203,7 +224,7 @@ def _kind_builder(parser, draft: Draft, prompt: str):
 
 
 def _option_style(draft: Draft) -> str:
-    styles = {"matching" if _MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
+    styles = {"matching" if MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
     return styles.pop() if len(styles) == 1 else "mixed"
 
 
@@ -215,13 +236,14 @@ def _mixed(parser, draft, common, prompt, attributes):
 def _matching(parser, draft, common, prompt, attributes):
     pairs, distractors = [], []
     for option in draft.options:
-        match = _MATCH.match(option.text)
+        match = MATCH.match(option.text)
         left, right = match["left"].strip(), match["right"].strip()
         if not right:
             parser.error("E215", "a matching pair needs a right-hand side after ->", option.line, option.column,
                          "write • left -> right (or • -> extra for a right-hand item that matches nothing)")
         elif left:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right)))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right),
+                                   source=parser.span(option.line, option.column)))
         else:
             distractors.append(parser.text(right))
     if len(pairs) < 2:
@@ -239,23 +261,24 @@ def _ordering(parser, draft, common, prompt, attributes):
                      draft.line, hint="number the items [1], [2], ... in their correct order, each once")
         return None
     ordered = sorted(draft.options, key=lambda option: option.position)
-    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text)) for i, o in enumerate(ordered))
+    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text), source=parser.span(o.line, o.column))
+                  for i, o in enumerate(ordered))
     return Ordering(**common, prompt=parser.text(prompt), items=items)
 
 
 def _typed(parser, draft, common, prompt, attributes):
     texts = [text for _, _, _, text, _ in draft.answers]
     lowered = {text.lower() for text in texts}
-    if len(texts) == 1 and lowered <= _TRUE | _FALSE:
+    if len(texts) == 1 and lowered <= TRUE | FALSE:
         if draft.answers[0][4]:
             parser.error("E213", "a true/false question takes >+ and >- feedback, not >>", draft.answers[0][0],
                          hint="use >+ for feedback when right and >- when wrong")
             return None
-        return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= _TRUE)
-    numeric = [_NUMERIC.match(text) for text in texts]
+        return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= TRUE)
+    numeric = [NUMERIC.match(text) for text in texts]
     if all(numeric):
-        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
-                        for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
+        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback), parser.span(line, column, len(text)))
+                        for match, (line, column, credit, text, feedback) in zip(numeric, draft.answers))
         for answer, (line, column, _, text, _) in zip(answers, draft.answers):
             if not (math.isfinite(answer.value) and math.isfinite(answer.tolerance)):
                 shown = text if len(text) <= 40 else f"{text[:37]}..."
@@ -264,14 +287,16 @@ def _typed(parser, draft, common, prompt, attributes):
                              length=len(text))
                 return None
         return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
-            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback) for a in answers)))
-    empty = next(((line, column) for line, column, _, text, _ in draft.answers if not text.strip('"').strip()), None)
+            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback, source=a.source)
+            for a in answers)))
+    empty = next(((line, column) for line, column, _, text, _ in draft.answers if not unquote(text).strip()), None)
     if empty is not None:
-        parser.error("E221", f"an accepted answer of {draft.name} is empty", *empty,
+        parser.error("E222", f"an accepted answer of {draft.name} is empty", *empty,
                      hint='write the answer after the =, such as = Paris (quotes keep spaces: = " Paris ")')
         return None
-    answers = tuple(Answer(text=text.strip('"'), credit=credit, feedback=_text(parser, fb))
-                    for _, _, credit, text, fb in draft.answers)
+    answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb),
+                           source=parser.span(line, column, len(text)))
+                    for line, column, credit, text, fb in draft.answers)
     case = attributes.get("case", False)
     return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
                                                       case_sensitive=case))
@@ -284,9 +309,10 @@ class _Number(NamedTuple):
     tolerance: float
     credit: float
     feedback: Text | None
+    source: SourceSpan
 
 
-def _numeric_answer(match, credit: float, feedback: Text | None) -> _Number:
+def _numeric_answer(match, credit: float, feedback: Text | None, source: SourceSpan) -> _Number:
     if match["low"] is not None:
         low, high = sorted((float(match["low"]), float(match["high"])))
         value, tolerance = low / 2 + high / 2, high / 2 - low / 2  # halves first: no overflow near 1e308
@@ -295,7 +321,7 @@ def _numeric_answer(match, credit: float, feedback: Text | None) -> _Number:
         tolerance = float(match["tolerance"] or 0)
         if match["percent"]:
             tolerance = abs(value) * (tolerance / 100)
-    return _Number(value, tolerance, credit, feedback)
+    return _Number(value, tolerance, credit, feedback, source)
 
 
 def _checked(parser, draft: Draft, build):
@@ -315,16 +341,16 @@ def _checked(parser, draft: Draft, build):
 
 
 def _essay(parser, draft, common, prompt, attributes):
-    return Essay(**common, prompt=parser.text(prompt), lines=attributes.get("lines", 10))
+    return Essay(**common, prompt=parser.text(prompt), lines=attributes.get("lines", ESSAY_LINES))
 
 
 def _fill_blanks(parser, draft, common, prompt, attributes):
     segments: list[str | Gap] = []
     shown, end = [], 0
-    for number, match in enumerate(_GAP.finditer(prompt)):
+    for number, match in enumerate(GAP.finditer(prompt)):
         segments.append(prompt[end:match.start()])
         shown.append(prompt[end:match.start()])
-        gap = _gap(parser, draft, f"g{number + 1}", match["body"])
+        gap = _gap(parser, draft, f"g{number + 1}", match["body"], parser.find(match.group(), draft.line))
         if gap is None:
             return None
         segments.append(gap)
@@ -336,27 +362,28 @@ def _fill_blanks(parser, draft, common, prompt, attributes):
                       case_sensitive=attributes.get("case", False))
 
 
-def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
-    tokens = [(m["sign"], m["text"].strip()) for m in _GAP_TOKEN.finditer(body)]
+def _gap(parser, draft: Draft, gap_id: str, body: str, source: SourceSpan) -> Gap | None:
+    """The gap `{body}`, written at `source` (each of its answers and choices points there too)."""
+    tokens = [(m["sign"], unescape_gap(m["text"]).strip()) for m in GAP_TOKEN.finditer(body)]
     if any(not text for _, text in tokens):
         parser.error("E218", f"an empty answer in the gap {{{body}}} of {draft.name}", draft.line,
                      hint="write {=right} or {=right ~wrong ~wrong}")
         return None
     right = [text for sign, text in tokens if sign == "="]
-    wrong = [text for sign, text in tokens if sign == "~"]
-    if not wrong:
+    if len(right) == len(tokens):
         answers = []
         for text in right:
-            credit = _CREDIT.match(text)
-            answers.append(Answer(text=credit["text"], credit=float(credit["credit"])) if credit else Answer(text=text))
-        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers)))
+            credit = CREDIT.match(text)
+            answers.append(Answer(text=credit["text"], credit=float(credit["credit"]), source=source) if credit
+                           else Answer(text=text, source=source))
+        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers), source=source))
     if len(right) != 1:
         parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
                      draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")
         return None
-    choices = [Choice(id=letters(0), text=parser.text(right[0]), correct=True)]
-    choices += [Choice(id=letters(i + 1), text=parser.text(text)) for i, text in enumerate(wrong)]
-    return Gap(id=gap_id, choices=tuple(choices))
+    choices = (Choice(id=letters(i), text=parser.text(text), correct=sign == "=", source=source)
+               for i, (sign, text) in enumerate(tokens))
+    return Gap(id=gap_id, choices=tuple(choices), source=source)
 
 
 def _description(parser, draft, common, prompt):

@@ -7,7 +7,7 @@
     Description.                everything before the first question
 
     1. Question prompt          a number and `.` or `)`; following lines continue it
-       @points: 2               question attributes (points, title, lang, tags, case, lines)
+       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring)
        • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
        *• correct option        `*` right before the bullet or label marks it correct
        • [x] / • [ ]            checkboxes: multiple response
@@ -23,79 +23,55 @@
 
     Answers: 1a 2b 3ac          optional key at the end; letters count options in order
 
-Lines are classified by a table of named patterns (as text2qti does) into drafts;
-`textquestions` turns each draft into a question of the right kind. Every problem of
+Lines are classified by a table of named patterns (`syntax`, as text2qti does) into
+drafts; `questions` turns each draft into a question of the right kind. Every problem of
 the file is collected before one SourceError is raised.
 """
 
 from __future__ import annotations
 
 import html
-import re
-
 import posixpath
+import re
+import unicodedata
 from typing import Callable
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
-from ...model import MEDIA_TYPES, Asset, Quiz, Settings, Text
-from .header import parse_header
+from ...markup import Sanitiser
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
-from .questions import Draft, Option, build_questions, join_lines
+from .header import parse_header
+from .questions import Draft, Option, build_questions
+from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
 
-READ_OPTIONS = ("defaults", "assets")
+READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides) and `assets` (a loader for the images the quiz refers to)."""
+overrides), `assets` (a loader for the images the quiz refers to) and `log` (where what the
+sanitiser removes from Markdown's HTML is told, W010)."""
 
-_PATTERNS = {
-    "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
-    "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
-    "option": re.compile(
-        r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"
-        r"(?:[ \t]+(?P<rest>.*))?\Z"
-    ),
-    "attribute": re.compile(r"[ \t]*@(?P<key>[A-Za-z_]+)[ \t]*:[ \t]*(?P<rest>.*?)[ \t]*\Z"),
-    "answer": re.compile(r"(?P<indent>[ \t]*)=(?:(?P<credit>-?\d+(?:\.\d+)?)%)?[ \t]*(?P<rest>.*?)[ \t]*\Z"),
-    "essay": re.compile(r"[ \t]*_{3,}[ \t]*\Z"),
-    "item_feedback": re.compile(r"[ \t]*>>[ \t]?(?P<rest>.*)\Z"),
-    "correct_feedback": re.compile(r"[ \t]*>\+[ \t]?(?P<rest>.*)\Z"),
-    "incorrect_feedback": re.compile(r"[ \t]*>-[ \t]?(?P<rest>.*)\Z"),
-    "explanation": re.compile(r"[ \t]*>[ \t]?(?P<rest>.*)\Z"),
-    "key": re.compile(r"[ \t]*(?:answers?|answer key)[ \t]*:(?P<rest>.*)\Z", re.IGNORECASE),
-    "stray_star": re.compile(r"[ \t]*\*[ \t]+\S"),
-}
-_CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")
-_POSITION = re.compile(r"\[(?P<position>\d{1,3})\][ \t]*")
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
 _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
-_SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts",
+_SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts", "scoring": "scoring",
              "time": "time_limit"}
 """Header keys that are quiz settings -> the model's field names."""
-
-
-def _classify(line: str) -> tuple[str, re.Match | None]:
-    if not line.strip():
-        return "blank", None
-    for kind, pattern in _PATTERNS.items():
-        match = pattern.match(line)
-        if match:
-            return kind, match
-    return "text", None
 
 
 class Parser:
     """Splits a quiz text into title, description, question drafts and answer key."""
 
-    def __init__(self, text: str, source: str):
+    def __init__(self, text: str, source: str, log: Log | None = None):
         self.source = source
-        self.markdown = False
-        """Texts are Markdown (`markup: markdown` in the header), rendered to safe HTML."""
+        self.markup = "plain"
+        """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
+        self.log = Log() if log is None else log
+        self.sanitise = Sanitiser(self.log, self.problems)
         self.title: str | None = None
         self.description: list[str] = []
         self.drafts: list[Draft] = []
@@ -106,35 +82,87 @@ class Parser:
         self.questions = 0
         self.blocks = 0
         """Numbered questions and `Text:` blocks so far."""
+        self.last_start: int | None = None
+        """Index of the last line that starts a question or `Text:` block, once looked for."""
+        self.written_number = 0
+        """The number the last question was written with (questions are numbered by position)."""
 
     def text(self, value: str) -> Text:
-        """A text as the model holds it: plain, or (with `markup: markdown`) safe HTML."""
-        if not self.markdown:
+        """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
+
+        In `markup: html` a text with a tag or TeX math is HTML (sanitised); any other is plain
+        text with its character references decoded, so `&lt;` is `<` and `&#10;` a line break.
+        The sanitiser reports what it removes, at the text's line."""
+        if self.markup == "plain":
             return Text(value)
         from ...markup import image_sources, render
 
-        rendered, has_markup = render(value)
-        if not has_markup:
-            return Text(value)
+        cleaner = self._cleaner(value)
+        if self.markup == "markdown":
+            rendered, has_markup = render(value, cleaner)
+            if not has_markup:
+                return Text(value)
+        elif "<" in value or MATH.search(value):
+            rendered = cleaner(value)
+        else:
+            return Text(self._legal(html.unescape(cleaner(value)), value))
         for src in image_sources(rendered):
             path = posixpath.normpath(src) if _RELATIVE.match(src) else src
             if path != src:  # `./img/a.png` and `img/a.png` are one asset, named the same in the HTML
                 rendered = rendered.replace(f'src="{html.escape(src)}"', f'src="{html.escape(path)}"')
             self.images.setdefault(path)
-        return Text(rendered, format="html")
+        return Text(self._legal(rendered, value), format="html")
+
+    def _legal(self, decoded: str, value: str) -> str:
+        """`decoded` in NFC; a character reference to a character XML cannot carry is an error."""
+        decoded = unicodedata.normalize("NFC", decoded)
+        found = XML_ILLEGAL.search(decoded)
+        if found is None:
+            return decoded
+        first = next((line.strip() for line in value.split("\n") if line.strip()), "")
+        line = next((n for n, text in enumerate(self.lines, 1) if first and first in text), 1)
+        self.error("E104", f"a character reference stands for U+{ord(found.group()):04X}, which XML cannot carry",
+                   line, hint="delete the reference (&#...;)")
+        return XML_ILLEGAL.sub("\ufffd", decoded)
+
+    def _cleaner(self, value: str):
+        """The sanitiser for a text, reporting at the line that holds it, for the question there."""
+        first = value.split("\n")[0]
+        line = next((n for n, text in enumerate(self.lines, 1) if first in text), 1)
+        column = self.lines[line - 1].find(first) + 1 if first in self.lines[line - 1] else 1
+        owner = next((draft.name for draft in reversed(self.drafts) if draft.line <= line), "the quiz")
+        span = SourceSpan(self.source, line, column, len(first))
+        return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
+
+    def span(self, line: int, column: int = 1, length: int = 1) -> SourceSpan:
+        """A place in this source (options, answers and images keep theirs in the model)."""
+        return SourceSpan(self.source, line, column, length)
+
+    def find(self, text: str, start: int) -> SourceSpan:
+        """Where `text` is first written at or after line `start` (a gap in a prompt), else that line."""
+        for number in range(start, len(self.lines) + 1):
+            column = self.lines[number - 1].find(text)
+            if column >= 0:
+                return self.span(number, column + 1, len(text))
+        return self.span(start)
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
-        span = SourceSpan(self.source, line, column, length)
+        span = self.span(line, column, length)
         self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
 
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
-            kind, match = _classify(line)
+            kind, match = classify(line)
+            if kind == "comment":
+                continue  # seen by no other rule: a comment changes nothing around it
+            if kind == "text" and FOREIGN_KEY.match(line) and self._last_paragraph(index):
+                self._foreign_key(number, line)
+                continue
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
-            if not self.drafts and kind not in ("question", "text_block", "key"):
+            if not self.drafts and kind not in PREAMBLE_BREAKS:
                 self._preamble(line, kind)
                 continue
             self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
@@ -190,9 +218,36 @@ class Parser:
         indent = len(line) - len(line.lstrip())
         return self.previous in ("option", "continuation") and indent > self.draft.options[-1].indent
 
+    def _last_paragraph(self, index: int) -> bool:
+        """No question or `Text:` block follows line `index` (0-based); the last one is found once."""
+        if self.last_start is None:
+            starts = (i for i in range(len(self.lines) - 1, -1, -1)
+                      if classify(self.lines[i])[0] in ("question", "text_block"))
+            self.last_start = next(starts, -1)
+        return index > self.last_start
+
+    def _foreign_key(self, number: int, line: str) -> None:
+        label = FOREIGN_KEY.match(line)
+        self.error("E308", f"{label['label']!r} is not a label lmsexport reads: this line is not read as the "
+                   "answer key", number, label.start("label") + 1,
+                   f"write the key as Answers:{label['rest'].rstrip()} (the label is Answers: in a quiz in "
+                   "any language)", len(label["label"]))
+
+    def _numbering(self, number: int, match) -> None:
+        """A question numbered other than one more than the last is told (W201); it counts by position."""
+        written = int(match["number"])
+        if written != self.written_number + 1:
+            what = f"{written} again" if written == self.written_number else str(written)
+            self.log.warn("W201", f"question {self.questions} is numbered {what}", self.span(
+                number, match.start("number") + 1, len(match["number"])),
+                f"number the questions 1, 2, 3, ...: they are counted by position, so this is question "
+                f"{self.questions} (in the answer key too)")
+        self.written_number = written
+
     def _on_question(self, number, line, match):
         rest = (match["rest"] or "").strip()
         self.questions += 1
+        self._numbering(number, match)
         self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
 
     def _on_text_block(self, number, line, match):
@@ -208,11 +263,11 @@ class Parser:
         rest = match["rest"] or ""
         option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
                         star=bool(match["star"]), text="")
-        box = _CHECKBOX.match(rest)
+        box = CHECKBOX.match(rest)
         if box:
             option.checkbox = box["mark"] != " "
             rest = rest[box.end():]
-        position = _POSITION.match(rest)
+        position = POSITION.match(rest)
         if position:
             option.position = int(position["position"])
             rest = rest[position.end():]
@@ -249,7 +304,7 @@ class Parser:
 
     def _on_explanation(self, number, line, match):
         draft = self.draft
-        if draft.number and not draft.has_body:
+        if draft.number and not draft.has_body and not GAP.search(join_lines(draft.prompt)):
             self.error("E208", f"the explanation of {draft.name} comes before its answers", number,
                        hint="put the > explanation lines after the options or answers")
             return "blank"
@@ -260,7 +315,7 @@ class Parser:
 
     def _on_stray_star(self, number, line, match):
         column = line.index("*") + 1
-        kind, option = _classify(line[: column - 1] + " " + line[column:].lstrip())
+        kind, option = classify(line[: column - 1] + " " + line[column:].lstrip())
         self.error("E209", "a * must stand right before a bullet or a label to mark an option correct",
                    number, column, "write *• text or *b) text (no space after the *); use • or - as bullets")
         if kind == "option":
@@ -276,16 +331,18 @@ def read(
     source: str,
     defaults: dict | None = None,
     assets: Callable[[str], bytes] | None = None,
+    log: Log | None = None,
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
     `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
     path relative to the quiz, or raises OSError; without it, images are an error.
     """
-    parser = Parser(decode(data, source), source)
+    parser = Parser(decode(data, source), source, log)
     header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
-    parser.markdown = header.get("markup") == "markdown"
+    parser.markup = header.get("markup", "plain")
+    parser.title = header.get("title")
     parser.parse(body_start)
     if not parser.drafts and not parser.problems:
         parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
@@ -309,6 +366,7 @@ def read(
             feedback=header.get("feedback", "immediate"),
             attempts=header.get("attempts"),
             time_limit=header.get("time"),
+            scoring=header.get("scoring", DEFAULT_SCORING),
             spans={_SETTINGS[key]: SourceSpan(source, *place) for key, place in places.items() if key in _SETTINGS},
         ),
         tags=header.get("tags", ()),
@@ -318,6 +376,10 @@ def read(
     )
 
 
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:
     """The images the texts refer to, loaded; each problem located at the first mention."""
     loaded = []
@@ -325,7 +387,7 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
         path = src
         media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
         problem = None
-        if "://" in src or src.startswith(("data:", "/", "\\")) or path.startswith(".."):
+        if outside_folder(src):
             problem = ("E162", f"image {src!r} is not a file in the quiz's folder",
                        "put the image in the quiz's folder (or below it) and refer to it by a relative path")
         elif media_type is None:
@@ -343,7 +405,8 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
             else:
                 unsafe = image_problem(data, media_type)
                 if unsafe is None:
-                    loaded.append(Asset(path=path, media_type=media_type, data=data))
+                    loaded.append(Asset(path=path, media_type=media_type, data=data,
+                                        source=parser.span(line, column, len(src))))
                     continue
                 problem = ("E164", f"image {src!r} cannot be carried: {unsafe}",
                            "save the image again from an image editor, in the format its name says")

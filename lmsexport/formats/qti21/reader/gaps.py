@@ -16,9 +16,10 @@ import unicodedata
 from .. import names
 from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
-from ....xml import NS
+from ....xml import NS, number
 from .feedback import Feedback, picked, variable_of
-from .text import TextReader, Unreadable, number, unindent
+from .responses import correct_values, declaration
+from .text import NoKind, TextReader, Unreadable, read_number, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -55,7 +56,7 @@ def score_set(branch) -> float | None:
     """The number a branch sets SCORE to (`baseValue`), or adds to GAPS for a gap (`sum(GAPS, baseValue)`)."""
     setters = [s for s in branch.iterfind(f"{_Q}setOutcomeValue") if s.get("identifier") in (names.SCORE, names.GAPS)]
     value = setters[0].find(f".//{_Q}baseValue") if setters else None
-    return None if value is None else number(value.text, value, "the score set")
+    return None if value is None else read_number(value.text, value, "the score set")
 
 
 def _mapped(declared):
@@ -67,7 +68,7 @@ def _mapped(declared):
     keyless = next((entry for entry in entries if entry.get("mapKey") is None), None)
     if keyless is not None:
         raise Unreadable("a mapEntry without a mapKey", keyless)
-    return [(names.from_literal(e.get("mapKey")), number(e.get("mappedValue"), e, "a mappedValue"))
+    return [(names.from_literal(e.get("mapKey")), read_number(e.get("mappedValue"), e, "a mappedValue"))
             for e in entries], case_sensitive
 
 
@@ -128,10 +129,7 @@ def read_fill_blanks(root, interactions, common: dict, feedback: Feedback, reade
     if any(node.tag in _BLOCKS for node in container.iter()):
         text = text.strip("\n")  # the new lines the blocks ended with
     text = unicodedata.normalize("NFC", text)
-    pieces = _TOKENS.split(text)
-    if sorted(int(piece) for piece in pieces[1::2]) != list(range(len(gaps))):
-        raise Unreadable("the text holds U+E000 or U+E001, private-use characters lmsexport marks gaps with", body)
-    segments = [piece if n % 2 == 0 else gaps[int(piece)] for n, piece in enumerate(pieces)]
+    segments = _segments(text, gaps, body)
     typed = [case for case in cases if case is not None]
     return FillBlanks(**common, prompt=Text(_TOKENS.sub(BLANK, text), "plain", container.get(_LANG)),
                       segments=tuple(part for part in segments if part != ""),
@@ -158,15 +156,15 @@ def _plain(node) -> str:
 
 
 def _gap(root, node, feedback: Feedback, reader: TextReader) -> tuple[Gap, bool | None]:
-    from .items import correct_values, declaration
-
     response = node.get("responseIdentifier", "")
     declared = declaration(root, response)
     gap_id = response.removeprefix(f"{names.RESPONSE}_")
     gap_id = gap_id if is_identifier(gap_id) else slug(gap_id, fallback="gap")
+    if node.tag == f"{_Q}textEntryInteraction" and declared.get("baseType") in ("float", "integer"):
+        return _number_gap(root, declared, gap_id, reader), None
     if node.tag == f"{_Q}textEntryInteraction" and declared.get("baseType") != "string":
-        raise Unreadable(f"the gap {response!r} takes a {declared.get('baseType')}: the model's gaps take text or "
-                         "a choice", node, "a number to type is a numeric question of its own")
+        raise NoKind(f"the gap {response!r} takes a {declared.get('baseType')}: the model's gaps take text or "
+                     "a choice", node, "a number to type is a numeric question of its own")
     if node.tag == f"{_Q}textEntryInteraction":
         answers, case_sensitive = typed_answers(root, declared, None, feedback)
         return Gap(id=gap_id, answers=answers), case_sensitive
@@ -177,6 +175,72 @@ def _gap(root, node, feedback: Feedback, reader: TextReader) -> tuple[Gap, bool 
                correct=choice.get("identifier") in correct, feedback=shown.get(choice.get("identifier")))
         for choice in node.iterfind(f"{_Q}inlineChoice"))
     return Gap(id=gap_id, choices=choices), None
+
+
+def _number_gap(root, declared, gap_id: str, reader: TextReader) -> Gap:
+    """A gap that takes a number, as a typed gap whose answer is the number as written and in its
+    shortest form (the model's gaps compare text), warned (W883)."""
+    values = correct_values(declared)
+    if not values:
+        raise Unreadable("the response declaration has no correctResponse", declared)
+    try:
+        shortest = number(float(values[0]))
+    except ValueError:
+        raise Unreadable(f"the correct response {values[0]!r} is not a number", declared) from None
+    texts = list(dict.fromkeys([shortest, values[0]]))
+    reader.log.warn("W883", f"{reader.subject}: its gap {declared.get('identifier')!r} takes a number, read as the "
+                    f"typed answer {' or '.join(map(repr, texts))}: an answer written otherwise (another number of "
+                    "decimals, a tolerance) is not accepted", reader.span,
+                    "make it a numeric question of its own if learners may write the number in other ways")
+    return Gap(id=gap_id, answers=tuple(Answer(text=text) for text in texts))
+
+
+def read_gap_match(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    """A gapMatchInteraction whose gaps each take one right word, as drop-down gaps offering every
+    gapText (W883): the model's gaps are typed or picked from a list, not dragged into."""
+    interaction = copy.deepcopy(interactions[0])
+    unindent(interaction)
+    words = {n.get("identifier"): n for n in interaction.iterfind(f"{_Q}gapText")}
+    if interaction.find(f"{_Q}gapImg") is not None:
+        raise NoKind("its words to drag are images, which the model's gaps cannot offer", interactions[0])
+    right: dict[str, list[str]] = {}
+    for value in correct_values(declaration(root, interaction.get("responseIdentifier", ""))):
+        word, _, gap = value.partition(" ")
+        right.setdefault(gap, []).append(word)
+    gaps = [node for node in interaction.iter(f"{_Q}gap")]
+    if any(len(right.get(g.get("identifier"), [])) != 1 or right[g.get("identifier")][0] not in words for g in gaps):
+        raise NoKind("a gap of its gapMatchInteraction takes no word, or several, which a drop-down gap cannot "
+                     "hold", interactions[0])
+    prompt = interaction.find(f"{_Q}prompt")
+    lead = _plain(prompt).strip() + "\n\n" if prompt is not None and _plain(prompt).strip() else ""
+    for node in [prompt, *words.values()]:
+        if node is not None:
+            _replace(node, "")
+    built = []
+    for position, node in enumerate(gaps):
+        gap_id = _identifier(node.get("identifier", ""), f"g{position + 1}")
+        choices = tuple(Choice(id=_identifier(w, f"w{n}"), text=reader.text(words[w]),
+                               correct=w == right[node.get("identifier")][0]) for n, w in enumerate(words))
+        built.append(Gap(id=gap_id, choices=choices))
+        _replace(node, _TOKEN.format(position))
+    text = unicodedata.normalize("NFC", lead + _plain(interaction).strip("\n"))
+    segments = _segments(text, built, interactions[0])
+    reader.log.warn("W883", f"{reader.subject}: its words to drag into the gaps are read as a drop-down list in "
+                    "each gap, offering every word", reader.span, "nothing to do; every format shows drop-down gaps")
+    return FillBlanks(**common, prompt=Text(_TOKENS.sub(BLANK, text)), segments=tuple(p for p in segments if p != ""))
+
+
+def _segments(text: str, gaps: list[Gap], node) -> list:
+    """`text` cut at the gap tokens put in it, each token replaced by its gap. A text of another
+    tool may hold the private-use characters the tokens are made of: then they do not add up."""
+    pieces = _TOKENS.split(text)
+    if sorted(int(piece) for piece in pieces[1::2]) != list(range(len(gaps))):
+        raise Unreadable("the text holds U+E000 or U+E001, private-use characters lmsexport marks gaps with", node)
+    return [piece if n % 2 == 0 else gaps[int(piece)] for n, piece in enumerate(pieces)]
+
+
+def _identifier(value: str, fallback: str) -> str:
+    return value if is_identifier(value) else slug(value, fallback=fallback)
 
 
 def _choice_id(gap_id: str, identifier: str) -> str:

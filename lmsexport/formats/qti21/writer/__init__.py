@@ -10,20 +10,21 @@ docs/formats/qti21.md.
     items/<image>       the quiz's images, each a webcontent resource the items depend on
 
 This module puts an item together: outcomes, the stem, what the kind adds
-(qti21_kinds.py, qti21_typed.py), response processing and modal feedback. Items score
+(kinds.py, typed.py), response processing and modal feedback. Items score
 raw points through a standard template when they can and show no feedback; otherwise the
 template's rules, or the kind's own, are written out, followed by the rules that show
-feedback. Text goes through qti21_body.py; the test and the manifest are qti21_package.py.
+feedback. Text and numbers go through body.py; the test and the manifest are manifest.py.
 A quiz with a text longer than XML parsers read fails (E005, SourceError: lmsexport/package.py).
 """
 
 from __future__ import annotations
 
 from .. import names
-from ....diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....model import Question, Quiz
 from ....package import MANIFEST, Package, WriteOptions
-from ....xml import NS, built_once, element, number, serialize, sub, too_long
+from ....text import default_title
+from ....xml import NS, built_once, element, serialize, sub, too_long
 from . import kinds as kinds
 from . import typed as typed
 from .body import TextWriter
@@ -45,48 +46,29 @@ _KINDS = {
 }
 
 
-class _Log:
-    """Collects what QTI cannot say, as warnings located at the question's source."""
-
-    def __init__(self, quiz: Quiz):
-        # Quiz-level warnings point at the source file the questions came from.
-        self.where = next((q.source.source for q in quiz.questions if q.source), quiz.id)
-        self.warnings: list[Diagnostic] = []
-
-    def warn(self, question: Question | None, code: str, message: str, hint: str = "") -> None:
-        span = (question.source if question else None) or SourceSpan(self.where)
-        self.warnings.append(Diagnostic(code, message, span, hint, Severity.WARNING))
-
-    def number(self, value: float, what: str, question: Question | None = None) -> str:
-        text = number(value)
-        if float(text) != value:
-            self.warn(question, "W802", f"{what} {value!r} is written rounded to {text}",
-                      "QTI files written by lmsexport carry 7 decimals")
-        return text
-
-
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     """The package; SourceError for a quiz with a text longer than XML parsers read (E005)."""
-    log = _Log(quiz)
+    log = Log()
     assets = {asset.path: asset for asset in quiz.assets}
+    advise_canvas = "canvas" not in (options or WriteOptions()).built_with
     files, items, refusals = {}, [], []
     for question in quiz.questions:
-        root, info, holders = _item(quiz, question, log, assets)
-        _refuse_long(root, f"question {question.id}", question.source or SourceSpan(log.where), refusals)
+        root, info, holders = _item(quiz, question, log, assets, advise_canvas)
+        _refuse_long(root, f"question {question.id}", quiz.where(question), refusals)
         files[names.item_path(question.id)] = serialize(root, verbatim=holders)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets)
     manifest = write_manifest(quiz, items, test_assets)
     # The manifest repeats the test's title: a text too long for one is reported once.
-    if not _refuse_long(test, "the quiz", SourceSpan(log.where), refusals):
-        _refuse_long(manifest, "the quiz", SourceSpan(log.where), refusals)
+    if not _refuse_long(test, "the quiz", quiz.where(), refusals):
+        _refuse_long(manifest, "the quiz", quiz.where(), refusals)
     if refusals:
         raise SourceError(refusals)
     files[names.TEST_PATH] = serialize(test, verbatim=holders)
     files[MANIFEST] = serialize(manifest)
     for asset in quiz.assets:
         files[names.MEDIA_FOLDER + asset.path] = asset.data
-    return Package(files, zipped=True, extension=EXTENSION, warnings=log.warnings)
+    return Package(files, zipped=True, extension=EXTENSION, warnings=log.diagnostics)
 
 
 def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
@@ -97,12 +79,14 @@ def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic
     return found is not None
 
 
-def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[object, ItemInfo, set]:
-    points = log.number(question.points, "points", question)
-    text = TextWriter(log, question, assets)
-    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, log)
+def _item(quiz: Quiz, question: Question, log: Log, assets: dict,
+          advise_canvas: bool) -> tuple[object, ItemInfo, set]:
+    text = TextWriter(log, quiz.where(question), assets)
+    points = text.number(question.points, "points")
+    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, quiz.scoring_of(question),
+                            advise_canvas)
     parts = _KINDS[question.kind](context)
-    title = question.title or names.default_title(question)
+    title = question.title or default_title(question.prompt, question.id)
     root = _item_root(question.lang or quiz.lang)
     root.set("identifier", names.item_identifier(quiz.id, question.id))
     root.set("title", title)
@@ -111,7 +95,7 @@ def _item(quiz: Quiz, question: Question, log: _Log, assets: dict) -> tuple[obje
         root.append(float_outcome(names.SCORE, "0", points if question.points > 0 else None))
         root.append(float_outcome(names.MAXSCORE, points))
     root.extend(parts.outcomes)
-    feedback = parts.feedback + _question_feedback(question, parts, log)
+    feedback = parts.feedback + _question_feedback(question, parts, text)
     if feedback:
         root.append(feedback_outcome())
     body = sub(root, "qti:itemBody")
@@ -151,14 +135,14 @@ def _modal_feedback(identifier: str):
              x("div"))
 
 
-def _question_feedback(question: Question, parts: kinds.Parts, log: _Log) -> list:
+def _question_feedback(question: Question, parts: kinds.Parts, text: TextWriter) -> list:
     """Right / wrong feedback (full marks or not: SCORE >= MAXSCORE) and the explanation (always)."""
     shown = []
     right_wrong = [(names.CORRECT_FEEDBACK, question.correct_feedback),
                    (names.INCORRECT_FEEDBACK, question.incorrect_feedback)]
     if parts.scoring is None and any(text for _, text in right_wrong):
-        log.warn(question, "W806", f"question {question.id} is not scored automatically, so its feedback for right "
-                 "and wrong answers is left out", "use the explanation (>) for what every learner should read")
+        text.warn("W806", f"question {question.id} is not scored automatically, so its feedback for right "
+                  "and wrong answers is left out", "use the explanation (>) for what every learner should read")
     elif any(text for _, text in right_wrong):
         branches = [(full_marks(), [show(names.CORRECT_FEEDBACK)] if question.correct_feedback else [])]
         if question.incorrect_feedback:

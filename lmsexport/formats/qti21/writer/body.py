@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 from html import escape
 
-from ....model import Asset, Question, Text, is_language_tag
-from ....xml import NS, sub
+from ....diagnostics import Log, SourceSpan
+from ....model import Asset, Text, is_language_tag
+from ....text import html_words
+from ....xml import NS, number, sub
 
 _LENGTH = re.compile(r"[0-9]+%?\Z")
 """QTI 2.1 `Length.Type` (img width and height): pixels or a percentage."""
@@ -62,15 +64,28 @@ def gap_token(gap_id: str) -> str:
 
 
 class TextWriter:
-    """Writes the texts of one question (or of the test) into QTI elements, and notes the
-    quiz's images they show (`used`, in first-use order) for the manifest. `prefix` is the
-    way from the file written to the items' folder, where the images are (`items/` for the test)."""
+    """Writes the texts and numbers of one question (or of the test) into QTI elements, with a
+    warning at `where` for what QTI cannot say, and notes the quiz's images they show (`used`, in
+    first-use order) for the manifest. `prefix` is the way from the file written to the items'
+    folder, where the images are (`items/` for the test)."""
 
-    def __init__(self, log, question: Question | None, assets: dict[str, Asset], prefix: str = ""):
-        self.log, self.question, self.assets, self.prefix = log, question, assets, prefix
+    def __init__(self, log: Log, where: SourceSpan, assets: dict[str, Asset], prefix: str = ""):
+        self.log, self.where, self.assets, self.prefix = log, where, assets, prefix
         self.used: list[str] = []
         self.holders: set = set()
         """The elements holding text: written as built (`xml.serialize(verbatim=...)`)."""
+
+    def warn(self, code: str, message: str, hint: str = "", span: SourceSpan | None = None) -> None:
+        self.log.warn(code, message, span or self.where, hint)
+
+    def number(self, value: float, what: str, part: object | None = None) -> str:
+        """`value` as QTI files carry it (7 decimals), with a warning (at `part`, an answer, where it
+        has a place) when that rounds it."""
+        text = number(value)
+        if float(text) != value:
+            self.warn("W802", f"{what} {value!r} is written rounded to {text}",
+                      "QTI files written by lmsexport carry 7 decimals", getattr(part, "source", None))
+        return text
 
     def put(self, parent, text: Text) -> None:
         """`text` as the content of `parent` (which holds flow content)."""
@@ -95,11 +110,9 @@ class TextWriter:
         if text.lang:
             parent.set(f"{{{NS['xml']}}}lang", text.lang)
         if text.format == "html":
-            from lxml import html
-
-            plain = html.fragment_fromstring(text.value, create_parent="div").text_content() if text.value else ""
-            if escape(plain, quote=False) != text.value:
-                self.log.warn(self.question, "W801", "HTML in a drop-down choice is left out, its text kept: "
+            plain = html_words(text.value)
+            if escape(plain, quote=False) != " ".join(text.value.split()):
+                self.warn("W801", "HTML in a drop-down choice is left out, its text kept: "
                               "QTI 2.1 inline choices hold text only")
             parent.text = plain
         else:
@@ -116,7 +129,7 @@ class TextWriter:
         for node in parent.iter():
             node.attrib.pop(_MADE, None)
         for error in replace_math(parent):
-            self.log.warn(self.question, "W804", f"the formula \\({error.tex}\\) cannot be written as MathML "
+            self.warn("W804", f"the formula \\({error.tex}\\) cannot be written as MathML "
                           f"({error}); it is shown as TeX", "check the TeX: braces balanced, every ^ and _ with an "
                           "argument, commands latex2mathml knows")
 
@@ -126,7 +139,7 @@ class TextWriter:
             if isinstance(node.tag, str):
                 self._element(target, node, context)
             else:
-                self.log.warn(self.question, "W801", "an HTML comment or processing instruction is left out")
+                self.warn("W801", "an HTML comment or processing instruction is left out")
             self._text(target, node.tail, context)
 
     def _text(self, target, text: str | None, context: str) -> None:
@@ -146,7 +159,7 @@ class TextWriter:
         tag = node.tag.lower()
         if tag in _SKIPPED or (tag == "img" and not node.get("src")):
             what = "<img> without src is left out" if tag == "img" else f"<{tag}> is left out with its content"
-            self.log.warn(self.question, "W801", f"HTML {what}: QTI 2.1 cannot show it")
+            self.warn("W801", f"HTML {what}: QTI 2.1 cannot show it")
         elif tag == "a" and not node.get("href"):
             self._unwrap(target, node, context, "HTML <a> without href is not allowed; its content is kept without it")
         elif tag not in _ALLOWED[context] and context in _WRAPPER and tag in _KNOWN:
@@ -171,11 +184,11 @@ class TextWriter:
         if "thead" in parts:
             parts["thead"].tag = f"{{{NS['qti']}}}tbody"
             return
-        self.log.warn(self.question, "W801", "an HTML table without rows is left out")
+        self.warn("W801", "an HTML table without rows is left out")
         target.remove(table)
 
     def _unwrap(self, target, node, context: str, message: str) -> None:
-        self.log.warn(self.question, "W801", message)
+        self.warn("W801", message)
         self._content(target, node, context)
 
     def _attributes(self, tag: str, node) -> dict:
@@ -187,7 +200,7 @@ class TextWriter:
             elif name not in _UNSAID.get(tag, ()):
                 dropped.append(f"{name}={value!r}")
         if dropped:
-            self.log.warn(self.question, "W801", f"HTML <{tag}> {', '.join(dropped)} left out: "
+            self.warn("W801", f"HTML <{tag}> {', '.join(dropped)} left out: "
                           "QTI 2.1 allows no such attribute or value")
         return kept
 
@@ -201,7 +214,7 @@ class TextWriter:
             if src not in self.used:
                 self.used.append(src)
         elif ":" not in src.split("/")[0]:
-            self.log.warn(self.question, "W805", f"the image {src!r} is not one of the quiz's files, so the package "
+            self.warn("W805", f"the image {src!r} is not one of the quiz's files, so the package "
                           "cannot carry it", "add the file beside the quiz, or link an http(s) image")
 
 

@@ -3,7 +3,7 @@
 QTI 2.1 info model, 6 (tests) and the packaging profile (IMS CP 1.1.4, IMS MD 1.2):
 https://www.imsglobal.org/question/qtiv2p1/imsqti_intgv2p1.html
 Part of the QTI writer (writers/qti21.py). The shape follows what Canvas's importer needs
-(canvas-lms `gems/plugins/qti_exporter`; see lmsexport/qti21.py and docs/formats/qti21.md).
+(canvas-lms `gems/plugins/qti_exporter`; see names.py and docs/formats/qti21.md).
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import names
+from ....diagnostics import Log
 from ....model import Asset, Question, Quiz
+from ....text import words
 from ....xml import NS, built_once, element, number, sub
 from .body import TextWriter
 from .processing import float_outcome, set_outcome, value, variable, x
@@ -39,12 +41,13 @@ class ItemInfo:
     """Paths of the quiz's images it shows, in first-use order."""
 
 
-def write_test(quiz: Quiz, log, assets: dict[str, Asset]) -> tuple[object, tuple[str, ...], set]:
-    """The assessmentTest, the images its description shows, its text holders (qti21_body)."""
+def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset]) -> tuple[object, tuple[str, ...], set]:
+    """The assessmentTest, the images its description shows, its text holders (body.py)."""
     root = element("qti:assessmentTest", {
         "xsi:schemaLocation": ITEM_SCHEMA, "identifier": quiz.id, "title": quiz.title,
     }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
-    total = log.number(quiz.total_points, "the total points")
+    text = TextWriter(log, quiz.where(), assets, names.MEDIA_FOLDER)
+    total = text.number(quiz.total_points, "the total points")
     root.append(float_outcome(names.SCORE, normal_maximum=total if quiz.total_points > 0 else None))
     root.append(float_outcome(names.MAXSCORE, total))
     if quiz.settings.pass_mark is not None:
@@ -58,11 +61,10 @@ def write_test(quiz: Quiz, log, assets: dict[str, Asset]) -> tuple[object, tuple
     if quiz.settings.time_limit:
         sub(part, "qti:timeLimits", {"maxTime": str(quiz.settings.time_limit)})  # seconds (QTI 2.1 timeLimits)
     if quiz.settings.attempts:
-        log.warn(None, "W808", f"QTI packages cannot say how many attempts a learner has ({quiz.settings.attempts})",
-                 "set the number of attempts in the LMS's quiz settings after the import")
+        text.warn("W808", f"QTI packages cannot say how many attempts a learner has ({quiz.settings.attempts})",
+                  "set the number of attempts in the LMS's quiz settings after the import")
     # Invisible: Canvas turns a visible, titled section into an extra text-only question.
     section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
-    text = TextWriter(log, None, assets, names.MEDIA_FOLDER)
     if quiz.description:
         text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
     for question in quiz.questions:
@@ -70,11 +72,11 @@ def write_test(quiz: Quiz, log, assets: dict[str, Asset]) -> tuple[object, tuple
             "identifier": names.item_identifier(quiz.id, question.id), "href": names.item_path(question.id)})
         # Canvas classic quizzes take a question's points from here (assessment_test_converter.rb).
         sub(ref, "qti:weight", {"identifier": names.WEIGHT, "value": number(question.points)})
-    root.append(_outcome_processing(quiz, log))
+    root.append(_outcome_processing(quiz, text))
     return root, tuple(text.used), text.holders
 
 
-def _outcome_processing(quiz: Quiz, log):
+def _outcome_processing(quiz: Quiz, text: TextWriter):
     """SCORE = the sum of the item scores (raw points, so no weightIdentifier: the weights
     would count the points twice); PASS = SCORE / MAXSCORE * 100 >= the pass mark."""
     total = x("sum", None, x("testVariables", {"variableIdentifier": names.SCORE}))
@@ -82,7 +84,7 @@ def _outcome_processing(quiz: Quiz, log):
     if quiz.settings.pass_mark is not None:
         ratio = x("divide", None, variable(names.SCORE), variable(names.MAXSCORE))
         percent = x("product", None, ratio, value("float", "100"))
-        mark = value("float", log.number(quiz.settings.pass_mark, "the pass mark"))
+        mark = value("float", text.number(quiz.settings.pass_mark, "the pass mark"))
         processing.append(set_outcome(names.PASS, x("gte", None, percent, mark)))
     return processing
 
@@ -100,7 +102,7 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
         sub(general, "imsmd:language", text=quiz.lang)
     if quiz.description:
         text = quiz.description
-        _langstring(sub(general, "imsmd:description"), names.plain_text(text), text.lang or quiz.lang)
+        _langstring(sub(general, "imsmd:description"), words(text), text.lang or quiz.lang)
     _keywords(general, quiz.tags, quiz.lang)
     sub(root, "imscp:organizations")
     resources = sub(root, "imscp:resources")

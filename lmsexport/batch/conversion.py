@@ -1,0 +1,101 @@
+"""`convert`: one quiz file in, one file out, in any format that has a writer (docs/convert.md).
+
+The library side of `lmsexport convert` and `lmsexport.convert()`; it never prints. A source is
+read as `build` reads it (its format from `--from`, else its suffix and content; the nearest
+lmsexport.toml's `[defaults]`), written in memory, validated like a build's packages, and only
+then put on disk atomically: the file, and beside it the images a text quiz shows
+(`Package.companions`). Standard input has no name, so its content alone decides its format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import formats as registry
+from ..diagnostics import Diagnostic, Log
+from ..model import Quiz
+from ..package import Package, write_atomic
+from ..validation import validate_files
+from . import config
+from .files import SOURCE_LIMIT, read_regular, source_name
+from .pipeline import OutputInvalid, read_source, unreadable
+
+STDIN = "<stdin>"
+"""How standard input is named in messages."""
+
+
+class NotConvertible(ValueError):
+    """A conversion that cannot be made as asked (a usage error, not a problem of the source)."""
+
+
+@dataclass
+class Conversion:
+    """A quiz written in memory, valid, with every warning of its reading and writing."""
+
+    source: str
+    quiz: Quiz
+    package: Package
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+def source_format(data: bytes, path: Path | None, chosen: str | None) -> str:
+    """The format to read: `chosen` (--from), else the file's suffix and content, else (standard
+    input) the content alone, which must be clearly of one format."""
+    if chosen is not None:
+        registry.reader(chosen)  # an unknown name is refused here, before anything is read
+        return chosen
+    if path is not None:
+        return registry.detect(path, data)[0]
+    name, score = registry.detect_content(data)
+    if score < registry.SNIFF_QUIZ:
+        raise NotConvertible("cannot tell the format of standard input: name it with --from "
+                             f"({', '.join(registry.readable())})")
+    return name
+
+
+def convert_data(data: bytes | None, to: str, *, path: Path | None = None, chosen: str | None = None,
+                 log: Log | None = None) -> Conversion:
+    """Read `data` (or the file at `path` when None; standard input has no path), write it as
+    `to` (a `--format` name) and validate it. Raises SourceError for a bad source, NotConvertible,
+    registry.UnknownFormat, and OutputInvalid when lmsexport's own output fails its schema."""
+    module, options = registry.writer(to)
+    if data is None:
+        try:
+            data = read_regular(path, SOURCE_LIMIT)
+        except OSError as exc:
+            raise unreadable(source_name(path), exc) from None
+    name = path if path is not None else Path(STDIN)
+    folder = (path.parent if path is not None else Path.cwd()).resolve()
+    log = Log() if log is None else log
+    quiz = read_source(name, data, config.nearest(folder).defaults, source_format(data, path, chosen), log)
+    package = module.write(quiz, options)
+    findings = validate_files(package.files, source=f"{quiz.id}{package.extension}")
+    if findings:
+        raise OutputInvalid(findings)
+    return Conversion(source_name(name) if path is not None else STDIN, quiz, package,
+                      [*log.diagnostics, *package.warnings])
+
+
+def target(conversion: Conversion, out: Path | None) -> Path:
+    """Where the file goes: `out`, inside `out` if it is a folder, else `<quiz id><extension>` here."""
+    name = f"{conversion.quiz.id}{conversion.package.extension}"
+    if out is None:
+        return Path(name)
+    return out / name if out.is_dir() else out
+
+
+def save(conversion: Conversion, path: Path, source: Path | None) -> list[Path]:
+    """Write the converted file to `path`, and its companions beside it; the paths written.
+
+    Refuses to write over the source itself: a conversion is a new file."""
+    if source is not None and path.resolve() == source.resolve():
+        raise NotConvertible(f"{path.as_posix()} is the file being converted: name another with -o")
+    write_atomic(path, conversion.package.to_bytes())
+    written = [path]
+    for relative, content in sorted(conversion.package.companions.items()):
+        companion = path.parent / relative
+        if not (companion.is_file() and companion.read_bytes() == content):
+            write_atomic(companion, content)
+        written.append(companion)
+    return written

@@ -1,0 +1,117 @@
+"""IMS QTI 1.2 package in Canvas's flavour (`.canvas.zip`): the package Canvas's own quiz export is.
+
+QTI ASI 1.2.1: https://www.imsglobal.org/question/qtiv1p2/imsqti_asi_infov1p2.html. Layout, kinds,
+what a teacher sees after the import and what is lost: docs/formats/canvas.md.
+
+    imsmanifest.xml             IMS CP 1.1.4: the assessment, its settings (a dependency), each image
+    <quiz id>/<quiz id>.xml     questestinterop: one assessment, one section, an item per question
+    <quiz id>/assessment_meta.xml   Canvas's quiz settings (title, shuffle, attempts, time limit, ...)
+    web_resources/<image path>  the quiz's images
+
+This module puts each item together in Canvas's order (metadata, the question text and what the
+kind presents, response processing, feedback); the kinds are in `choices` and `typed`, text in
+`text`, and what is Canvas's own (metadata, settings, manifest, images, formulas) in `canvas`,
+the flavour `WriteOptions.flavour` names.
+"""
+
+from __future__ import annotations
+
+from .. import names
+from . import canvas, choices, typed
+from ....model import Question, Quiz
+from ....package import Package, WriteOptions
+from ....xml import NS, element, serialize, sub
+from .parts import Context, Notes, Parts, condition, show, x
+from .text import TextWriter
+
+FLAVOURS = {"canvas": canvas}
+"""Flavour name -> the module holding what that flavour adds to QTI 1.2."""
+
+_KINDS = {
+    "multiple_choice": choices.write_multiple_choice,
+    "true_false": choices.write_true_false,
+    "matching": choices.write_matching,
+    "ordering": choices.write_ordering,
+    "short_answer": typed.write_short_answer,
+    "numeric": typed.write_numeric,
+    "essay": typed.write_essay,
+    "fill_blanks": typed.write_fill_blanks,
+    "description": typed.write_description,
+}
+_TITLE_LENGTH = 60
+
+
+def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
+    flavour = FLAVOURS[(options.flavour if options and options.flavour else "canvas")]
+    notes = Notes(quiz)
+    assets = {asset.path: asset for asset in quiz.assets}
+    minutes = flavour.minutes(quiz, notes)
+    root = element("qti12:questestinterop", {"xsi:schemaLocation": names.QTI_SCHEMA},
+                   nsmap={None: NS["qti12"], "xsi": NS["xsi"]})
+    assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
+    flavour.assessment_metadata(assessment, quiz, minutes)
+    section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
+    for position, question in enumerate(quiz.questions, 1):
+        text = TextWriter(notes, question, assets, flavour)
+        context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
+        section.append(_item(quiz, context, _KINDS[question.kind](context), flavour))
+    description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
+    settings = flavour.quiz_settings(quiz, description, minutes, notes)
+    files = flavour.files(quiz, serialize(root), serialize(settings), serialize(flavour.manifest(quiz)))
+    return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
+
+
+def _item(quiz: Quiz, context: Context, parts: Parts, flavour):
+    question = context.question
+    item = x("item", {"ident": names.item_ident(quiz.id, question.id), "title": question.title or _title(question),
+                      "xml:lang": question.lang})
+    flavour.item_metadata(item, parts, names.decimal(question.points), names.question_ref(quiz.id, question.id))
+    presentation = sub(item, "qti12:presentation")
+    context.text.stem(presentation, question.prompt, question.lang or quiz.lang, parts.stem)
+    presentation.extend(parts.responses)
+    if not parts.scored:
+        return item
+    feedback = _feedback(context, parts)
+    processing = sub(item, "qti12:resprocessing")
+    sub(sub(processing, "qti12:outcomes"), "qti12:decvar", {
+        "maxvalue": names.FULL, "minvalue": "0", "varname": names.SCORE, "vartype": "Decimal"})
+    if question.explanation:
+        processing.append(_always(names.GENERAL_FEEDBACK))
+    processing.extend(parts.feedback_conditions)
+    processing.extend(parts.conditions)
+    if question.incorrect_feedback and question.scored and parts.question_type not in names.GAP_TYPES:
+        processing.append(_always(names.INCORRECT_FEEDBACK))
+    for ident, text in feedback:
+        context.text.material(sub(sub(item, "qti12:itemfeedback", {"ident": ident}), "qti12:flow_mat"), text)
+    return item
+
+
+def _feedback(context: Context, parts: Parts) -> list:
+    """The itemfeedback of the question, in Canvas's order: general, right, wrong, then each answer's."""
+    question = context.question
+    shown = [(names.GENERAL_FEEDBACK, question.explanation)]
+    right_wrong = [(names.CORRECT_FEEDBACK, question.correct_feedback),
+                   (names.INCORRECT_FEEDBACK, question.incorrect_feedback)]
+    if not question.scored and any(text for _, text in right_wrong):
+        context.warn("W856", "it is not scored automatically, so its feedback for right and wrong answers is left "
+                     "out", "use the explanation (>) for what every learner should read")
+    elif question.scored:
+        shown += right_wrong
+    return [(ident, text) for ident, text in shown + parts.answer_feedback if text]
+
+
+def _always(ident: str):
+    """A condition that always holds and shows `ident` (Canvas's `other_respcondition`)."""
+    node = condition(x("other"), proceed=True)
+    show(node, ident)
+    return node
+
+
+def _title(question: Question) -> str:
+    """The start of the prompt, for a question without a title (Canvas shows it in question banks)."""
+    from lxml import html
+
+    words = " ".join(html.fragment_fromstring(question.prompt.html(), create_parent="div").text_content().split())
+    if len(words) <= _TITLE_LENGTH:
+        return words or question.id
+    return words[: _TITLE_LENGTH + 1].rsplit(" ", 1)[0][:_TITLE_LENGTH] + "…"

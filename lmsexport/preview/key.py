@@ -1,0 +1,128 @@
+"""The printable answer key of a quiz: every question with what earns its points, in one HTML file.
+
+`lmsexport key` writes it; the preview serves it beside the player. For each question:
+its prompt, its options with the correct ones marked (a check mark and bold, so it
+reads in black and white), the accepted answers with their credit, numeric tolerances,
+gaps filled in, pairs matched, items in order, its points, explanation and feedback.
+The page is in the quiz's language and direction (`lang`, `dir`), with its interface
+text from `templates/messages.json`, and styled for paper (`templates/key.css`, printed
+to PDF from the browser). It is self-contained (CSS inline, images as `data:` URIs, math
+as MathML, which browsers draw) and deterministic: the same quiz gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from .._version import __version__
+from ..diagnostics import Diagnostic, SourceSpan
+from ..markup import sanitize
+from ..model import Quiz, ShortAnswer, Text
+from ..xml import number
+from .pages import messages, render as render_page, text_direction
+from .quizzes import read_quiz
+
+SUFFIX = ".key.html"
+
+
+_WILDCARD = re.compile(r"(?<!\\)\*")
+
+
+class _Texts:
+    """Model Texts as safe HTML: sanitised (markup.py's one allow-list), math as MathML, images inline."""
+
+    def __init__(self, quiz: Quiz):
+        self.images = {asset.path: f"data:{asset.media_type};base64,{base64.b64encode(asset.data).decode('ascii')}"
+                       for asset in quiz.assets}
+
+    def __call__(self, text: Text | None):
+        from markupsafe import Markup
+
+        if text is None:
+            return Markup("")
+        if text.format == "plain":
+            return Markup(text.html())
+        return Markup(self._rich(sanitize(text.value)))
+
+    def _rich(self, fragment: str) -> str:
+        if "\\(" not in fragment and "\\[" not in fragment and "<img" not in fragment:
+            return fragment
+        from lxml import etree
+        from lxml import html as lxml_html
+
+        from ..math import MATHML, replace_math
+
+        root = lxml_html.fragment_fromstring(fragment, create_parent="div")
+        replace_math(root)  # TeX that cannot be converted stays TeX: the writers warn about it
+        for node in root.iter():
+            if isinstance(node.tag, str) and node.tag.startswith(f"{{{MATHML}}}"):
+                node.tag = node.tag.split("}")[1]  # HTML puts <math> in the MathML namespace by itself
+            elif node.tag == "img" and node.get("src") in self.images:
+                node.set("src", self.images[node.get("src")])
+        etree.cleanup_namespaces(root)
+        lead = html.escape(root.text or "", quote=False)
+        return lead + "".join(lxml_html.tostring(child, encoding="unicode") for child in root)
+
+
+def _numbers(quiz: Quiz) -> dict[str, int]:
+    """Question id -> its number as the learner sees it (text blocks are not counted)."""
+    answered = [question for question in quiz.questions if question.kind != "description"]
+    return {question.id: index for index, question in enumerate(answered, start=1)}
+
+
+def _points(value: float, words: dict[str, str]) -> str:
+    template = words["points_one"] if value == 1 else words["points_other"]
+    return template.replace("{points}", number(value))
+
+
+def _wildcards(question: ShortAnswer) -> bool:
+    """Whether an accepted answer has a `*` that matches anything (`\\*` is a literal star)."""
+    return any(_WILDCARD.search(answer.text) for answer in question.answers)
+
+
+def render(quiz: Quiz) -> str:
+    """The answer key of `quiz` as a complete HTML page."""
+    words = messages(quiz.lang)
+    lang = quiz.lang or "en"
+    return render_page(
+        "key.html.jinja",
+        quiz=quiz,
+        lang=lang,
+        dir=text_direction(lang),
+        m=words,
+        texts=_Texts(quiz),
+        numbers=_numbers(quiz),
+        points=lambda value: _points(value, words),
+        number=number,
+        direction=text_direction,
+        other_lang=lambda question: question.lang if question.lang and question.lang != quiz.lang else None,
+        wildcards=_wildcards,
+        version=__version__,
+    )
+
+
+def answer_keys(sources: list[Path], out_dir: Path, source_format: str | None = None
+                ) -> Iterator[tuple[Path, Path | None, bytes | None, list[Diagnostic]]]:
+    """Per source, in order: where its key goes (`out_dir/<quiz id>.key.html`) and the key, or
+    None twice when it has none, and the reader's diagnostics (every error when it could not be read).
+
+    Sources are read as `build` reads them; of two quizzes with one id, the second gets no key (E003)."""
+    owners: dict[Path, Path] = {}
+    for path in sources:
+        quiz, found = read_quiz(path, source_format=source_format)
+        if quiz is None:
+            yield path, None, None, found
+            continue
+        target = out_dir / f"{quiz.id}{SUFFIX}"
+        owner = owners.setdefault(target, path)
+        if owner != path:
+            clash = Diagnostic("E003", f"{target.name} would be written by {owner.as_posix()} and by this source "
+                               "(same quiz id)", SourceSpan(path.as_posix()),
+                               "give one of them its own id in its header (id: ...)")
+            yield path, None, None, [*found, clash]
+            continue
+        yield path, target, render(quiz).encode("utf-8"), found

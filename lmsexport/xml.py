@@ -173,11 +173,27 @@ def parser():
 def html_parser():
     """A parser for HTML fragments (a model text's HTML): no network, comments and processing
     instructions left out; one per thread, as parser() is. A character reference HTML forbids
-    (`&#1;`) becomes U+FFFD, as in a browser."""
+    (`&#1;`) becomes U+FFFD, as in a browser. Without a size limit: a model text is lmsexport's
+    own, sanitised when it was read, and libxml2 would drop a text past 10,000,000 bytes without
+    a word (a writer then could not tell it is too long: `too_long`)."""
     made = getattr(_parsers, "html", None)
     if made is None:
-        made = _parsers.html = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
+        made = _parsers.html = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True,
+                                                huge_tree=True)
     return made
+
+
+def html_fragment(value: str):
+    """A model text's HTML as `lxml.html` elements under one new `div`, for the writers that
+    rebuild it (QTI's XHTML, Canvas's material, the SCORM player's math and images): parsed with
+    no size limit, as html_parser() is, so that a text too long for an LMS reaches `too_long`
+    instead of vanishing."""
+    from lxml import html
+
+    made = getattr(_parsers, "fragment", None)
+    if made is None:
+        made = _parsers.fragment = html.HTMLParser(huge_tree=True)
+    return html.fragment_fromstring(value, create_parent="div", parser=made)
 
 
 _parsers = threading.local()

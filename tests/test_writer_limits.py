@@ -20,8 +20,9 @@ from lmsexport.xml import TEXT_LIMIT
 QUESTION = "1. Which?\n   *• x\n   • y\n"
 
 
-def _quiz(prompt: str = "Which?", *, assets=(), settings=Settings(), title="T", description=None) -> Quiz:
-    question = MultipleChoice(id="q1", prompt=Text(prompt, "html" if assets else "plain"), choices=(
+def _quiz(prompt: str = "Which?", *, assets=(), settings=Settings(), title="T", description=None,
+          html: bool = False) -> Quiz:
+    question = MultipleChoice(id="q1", prompt=Text(prompt, "html" if assets or html else "plain"), choices=(
         Choice(id="a", text=Text("x"), correct=True), Choice(id="b", text=Text("y"))))
     return Quiz(id="limits", title=title, questions=(question,), assets=assets, settings=settings,
                 description=description)
@@ -47,6 +48,16 @@ def test_a_text_at_the_limit_is_written_and_one_byte_more_is_refused(flavour):
         lmsexport.write(_quiz("é" * (TEXT_LIMIT // 2) + "a"), flavour)
     (error,) = refused.value.diagnostics
     assert error.code == "E005" and f"holds a text of {TEXT_LIMIT + 1:,} bytes" in error.message
+
+
+@pytest.mark.parametrize("flavour", ["qti", "canvas", "moodle"])
+def test_an_html_text_past_the_limit_is_refused_not_dropped(flavour):
+    """libxml2's HTML parser drops a text past the limit without a word: the QTI and Canvas writers,
+    which rebuild HTML, wrote an empty prompt (xml.html_fragment parses the model's HTML whole)."""
+    with pytest.raises(lmsexport.SourceError) as refused:
+        lmsexport.write(_quiz("<p>" + "w" * (TEXT_LIMIT + 1) + "</p>", html=True), flavour)
+    (error,) = refused.value.diagnostics
+    assert error.code == "E005" and error.message.startswith("question q1 holds a text of 10,000,0")
 
 
 def test_a_long_title_and_description_are_refused_where_they_land():

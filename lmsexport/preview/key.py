@@ -22,7 +22,7 @@ from .._version import __version__
 from ..diagnostics import Diagnostic, SourceSpan
 from ..markup import sanitize
 from ..model import Quiz, ShortAnswer, Text
-from ..xml import number
+from ..xml import html_fragment, number
 from .pages import messages, render as render_page, text_direction
 from .quizzes import read_quiz
 
@@ -56,7 +56,7 @@ class _Texts:
 
         from ..math import MATHML, replace_math
 
-        root = lxml_html.fragment_fromstring(fragment, create_parent="div")
+        root = html_fragment(fragment)
         replace_math(root)  # TeX that cannot be converted stays TeX: the writers warn about it
         for node in root.iter():
             if isinstance(node.tag, str) and node.tag.startswith(f"{{{MATHML}}}"):

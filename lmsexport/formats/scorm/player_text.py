@@ -54,8 +54,9 @@ class TextConverter:
         from lxml import html as lxml_html
 
         from ...math import MATHML, replace_math
+        from ...xml import html_fragment
 
-        root = lxml_html.fragment_fromstring(value, create_parent="div")
+        root = html_fragment(value)
         for error in replace_math(root):
             self._warn("W605", f"the formula {error.tex!r} cannot be converted to MathML ({error}); "
                        "the player shows it as TeX", "check the TeX: braces balanced, every ^ and _ with an argument")

@@ -11,16 +11,18 @@ what a teacher sees after the import and what is lost: docs/formats/canvas.md.
 This module puts each item together in Canvas's order (metadata, the question text and what the
 kind presents, response processing, feedback); the kinds are in `choices` and `typed`, text in
 `text`, and what is Canvas's own (metadata, settings, manifest, images, formulas) in `canvas`,
-the flavour `WriteOptions.flavour` names.
+the flavour `WriteOptions.flavour` names. A quiz with a text longer than XML parsers read fails
+(E005, SourceError: lmsexport/package.py).
 """
 
 from __future__ import annotations
 
 from .. import names
 from . import canvas, choices, typed
+from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....model import Question, Quiz
 from ....package import Package, WriteOptions
-from ....xml import NS, element, serialize, sub
+from ....xml import NS, element, html_fragment, serialize, sub, too_long
 from .parts import Context, Notes, Parts, condition, show, x
 from .text import TextWriter
 
@@ -51,14 +53,30 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
     flavour.assessment_metadata(assessment, quiz, minutes)
     section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
+    refusals = []
     for position, question in enumerate(quiz.questions, 1):
         text = TextWriter(notes, question, assets, flavour)
         context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
-        section.append(_item(quiz, context, _KINDS[question.kind](context), flavour))
+        item = _item(quiz, context, _KINDS[question.kind](context), flavour)
+        _refuse_long(item, f"question {question.id}", quiz.where(question), refusals)
+        section.append(item)
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)
+    # The quiz's own texts (its title, its description), once, where first written.
+    if not refusals and not _refuse_long(root, "the quiz", quiz.where(), refusals):
+        _refuse_long(settings, "the quiz", quiz.where(), refusals)
+    if refusals:
+        raise SourceError(refusals)
     files = flavour.files(quiz, serialize(root), serialize(settings), serialize(flavour.manifest(quiz)))
     return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
+
+
+def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
+    """Whether `root` holds a text too long for XML parsers (then `refusals` says so: E005)."""
+    found = too_long(root)
+    if found is not None:
+        refusals.append(found.refusal("E005", subject, "a Canvas QTI 1.2 file", span))
+    return found is not None
 
 
 def _item(quiz: Quiz, context: Context, parts: Parts, flavour):
@@ -109,9 +127,7 @@ def _always(ident: str):
 
 def _title(question: Question) -> str:
     """The start of the prompt, for a question without a title (Canvas shows it in question banks)."""
-    from lxml import html
-
-    words = " ".join(html.fragment_fromstring(question.prompt.html(), create_parent="div").text_content().split())
+    words = " ".join(html_fragment(question.prompt.html()).text_content().split())
     if len(words) <= _TITLE_LENGTH:
         return words or question.id
     return words[: _TITLE_LENGTH + 1].rsplit(" ", 1)[0][:_TITLE_LENGTH] + "…"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import names
 from ....model import Matching, MultipleChoice, Ordering, Text, TrueFalse
-from ....xml import sub
+from ....xml import html_fragment, sub
 from .parts import Context, Parts, answer_feedback, condition, set_score, share, varequal, x
 
 
@@ -115,10 +115,8 @@ def _matching(context: Context, lefts: list, options: list[str], extras: list[st
 def _display_order(texts: list[Text]) -> list[int]:
     """Positions of `texts` sorted by their words, so that the order shown says nothing about the
     answer; reversed when sorting kept the answer's order."""
-    from lxml import html
-
     def words(text: Text) -> str:
-        return " ".join(html.fragment_fromstring(text.html(), create_parent="div").text_content().casefold().split())
+        return " ".join(html_fragment(text.html()).text_content().casefold().split())
 
     order = sorted(range(len(texts)), key=lambda n: (words(texts[n]), n))
     return order[::-1] if order == list(range(len(texts))) else order

@@ -15,7 +15,7 @@ import html as entities
 
 from ....math import Math, split_math
 from ....model import Asset, Question, Text
-from ....xml import sub
+from ....xml import html_fragment, sub
 from .parts import Notes
 
 _NOT_MATH = frozenset({"code", "pre", "kbd", "samp", "math"})
@@ -62,9 +62,7 @@ class TextWriter:
         """`text` where Canvas takes characters only: its text, a warning if markup is left out."""
         if text.format == "plain" and "\n" not in text.value and not text.lang:
             return text.value
-        from lxml import html
-
-        root = html.fragment_fromstring(text.html(), create_parent="div")
+        root = html_fragment(text.html())
         words = " ".join(root.text_content().split())
         if len(root) and not all(child.tag == "br" for child in root.iter() if child is not root) or text.lang:
             self._warn("W857", f"{what} is plain text in Canvas: its HTML (formatting, images, language) is left "
@@ -77,9 +75,7 @@ class TextWriter:
 
     def _tree(self, value: str):
         """The HTML as a tree, with the quiz's images and the formulas written the flavour's way."""
-        from lxml import html
-
-        root = html.fragment_fromstring(value, create_parent="div")
+        root = html_fragment(value)
         self._images(root)
         self._formulas(root)
         return root

@@ -10,10 +10,10 @@ path is the image's path in the package less `items/`, where lmsexport puts them
 from __future__ import annotations
 
 import copy
-import math
 import posixpath
 import unicodedata
 from html import escape
+from math import isfinite, nan
 
 from .. import names
 from ....diagnostics import Diagnostic, Log, SourceSpan
@@ -55,8 +55,8 @@ def read_number(value: str | None, node, what: str) -> float:
     try:
         found = float(value)
     except (TypeError, ValueError):
-        found = math.nan
-    if not math.isfinite(found):
+        found = nan
+    if not isfinite(found):
         raise Unreadable(f"{what} is {value!r}, not a number", node, "write a number such as 1 or 2.5")
     return found
 

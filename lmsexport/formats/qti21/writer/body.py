@@ -18,7 +18,7 @@ from html import escape
 from ....diagnostics import Log, SourceSpan
 from ....model import Asset, Text, is_language_tag
 from ....text import html_words
-from ....xml import NS, number, sub
+from ....xml import NS, html_fragment, number, sub
 
 _LENGTH = re.compile(r"[0-9]+%?\Z")
 """QTI 2.1 `Length.Type` (img width and height): pixels or a percentage."""
@@ -119,13 +119,11 @@ class TextWriter:
             parent.text = text.value
 
     def _html(self, parent, value: str) -> None:
-        from lxml import html
-
         from ....math import replace_math
 
         if not value.strip():
             return
-        self._content(parent, html.fragment_fromstring(value, create_parent="div"), "flow")
+        self._content(parent, html_fragment(value), "flow")
         for node in parent.iter():
             node.attrib.pop(_MADE, None)
         for error in replace_math(parent):

@@ -239,7 +239,9 @@ def _segments(text: str, gaps: list[Gap], node) -> list:
     return [piece if n % 2 == 0 else gaps[int(piece)] for n, piece in enumerate(pieces)]
 
 
-def _identifier(value: str, fallback: str) -> str:
+def _identifier(value: str | None, fallback: str) -> str:
+    """A model id from a QTI identifier, which another tool's item may lack (a `gapText` without one)."""
+    value = value or ""
     return value if is_identifier(value) else slug(value, fallback=fallback)
 
 

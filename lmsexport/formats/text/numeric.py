@@ -1,0 +1,66 @@
+"""Numeric questions of the text format (docs/format.md, "Numbers"): `=` answers that are numbers.
+
+    3. g at the Earth's surface?
+       @unit: m/s²          optional: the unit, when the answers do not say it
+       = 9,81 ± 0,05 m/s²   a number as the question's language writes it (@lang, else lang:)
+       =50% 10              partial credit; a unit written once holds for every answer
+
+Each answer is read by the shared layer (`lmsexport.quantities`), so a number means the same
+here as in a spreadsheet or to the SCORM player. A number that reads two ways is a warning
+with the reading chosen (W131, W132); answers that are not all numbers make a short answer.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...model import NumericAnswer
+from ...quantities import Quantity, QuantityError, read_answer
+
+NOT_NUMBERS = object()
+"""What `numeric_fields()` returns when the answers are not all numbers (a short-answer question)."""
+
+
+def numeric_fields(parser, draft, lang: str | None, declared: str | None, feedback) -> dict | None | object:
+    """The `answers` and `unit` of a numeric question, NOT_NUMBERS, or None after reporting why the
+    answers cannot be a question's. `lang` is the question's language, `declared` its `@unit`,
+    `feedback(lines)` makes an answer's feedback text."""
+    read = [_read(parser, draft, answer, lang) for answer in draft.answers]
+    if None in read:
+        return None
+    if any(quantity is NOT_NUMBERS for quantity in read):
+        return NOT_NUMBERS
+    for (line, column, _, text, _), quantity in zip(draft.answers, read):
+        if not (math.isfinite(quantity.value) and math.isfinite(quantity.tolerance)):
+            shown = text if len(text) <= 40 else f"{text[:37]}..."
+            parser.error("E220", f"the number {shown} of {draft.name} is out of range", line, column,
+                         hint="write a number between -1e308 and 1e308, with a tolerance in that range too",
+                         length=len(text))
+            return None
+        for note in quantity.notes:
+            parser.warn(note.code, f"{draft.name}: {note.message}", line, column, note.hint, len(text))
+    answers = tuple(NumericAnswer(value=q.value, tolerance=q.tolerance, credit=credit, feedback=feedback(lines))
+                    for q, (_, _, credit, _, lines) in zip(read, draft.answers))
+    return {"answers": answers, "unit": _unit(parser, draft, read, declared)}
+
+
+def _read(parser, draft, answer, lang: str | None) -> Quantity | None | object:
+    """One `=` answer as a number, NOT_NUMBERS, or None after reporting an error."""
+    line, column, _, text, _ = answer
+    try:
+        quantity = read_answer(text, lang)
+    except QuantityError as exc:
+        parser.error("E231", f"the answer {text} of {draft.name} {exc.message}", line, column, exc.hint, len(text))
+        return None
+    return NOT_NUMBERS if quantity is None else quantity
+
+
+def _unit(parser, draft, read: list[Quantity], declared: str | None) -> str | None:
+    """The question's one unit: `@unit`, or the one its answers give; two different ones are an error."""
+    units = dict.fromkeys(unit for unit in ([declared] if declared else []) + [q.unit for q in read] if unit)
+    if len(units) > 1:
+        line = draft.attributes.get("unit", (draft.line,))[0]
+        parser.error("E231", f"the answers of {draft.name} have different units: {', '.join(units)}", line,
+                     hint="lmsexport does not convert units: write every answer in one unit (or give it once, "
+                          "with @unit)")
+    return next(iter(units), None)

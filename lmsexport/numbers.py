@@ -92,9 +92,15 @@ class Convention:
 
 
 @functools.lru_cache(maxsize=None)
-def convention(lang: str | None) -> Convention:
+def convention(lang: str | None, decimal: str | None = None) -> Convention:
     """The convention of a BCP 47 tag (`cs`, `pt-BR`, `ar`); CLDR's root (`1,234.5`) for no tag or
-    a language CLDR does not know."""
+    a language CLDR does not know. `decimal` (`.` or `,`) overrides the language's decimal sign,
+    the other of the two then grouping digits (a sheet's `decimal | comma` setting)."""
+    if decimal is not None:
+        word = "comma" if decimal == "," else "dot"
+        symbols = COMMA if decimal == "," else POINT
+        base = convention(lang)
+        return Convention(lang, f"numbers with a decimal {word} (decimal: {word})", symbols, symbols, base.sizes)
     from babel import Locale
     from babel.numbers import get_decimal_symbol, get_group_symbol
 
@@ -143,8 +149,9 @@ class Number:
     note: Note | None = None
 
 
-def read_number(text: str, lang: str | None) -> Number | None:
-    """The number `text` holds, all of it, as `lang` writes numbers; None if it holds none."""
+def read_number(text: str, lang: str | None, *, decimal: str | None = None) -> Number | None:
+    """The number `text` holds, all of it, as `lang` writes numbers (with `decimal` as its decimal
+    sign, if given: see convention()); None if it holds none."""
     text = BIDI.sub("", text).strip()
     if not NUMBER.fullmatch(text):
         return None
@@ -153,7 +160,7 @@ def read_number(text: str, lang: str | None) -> Number | None:
     if len(zeros) != 1:
         return None  # digits of two scripts
     digits = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in body)
-    conv = convention(lang)
+    conv = convention(lang, decimal)
     number = _decide(text, digits, conv.latin if zeros == {ord("0")} else conv.native, conv)
     if number is None:
         return None

@@ -51,33 +51,36 @@ class Quantity:
     tolerance: float
     unit: str | None
     notes: tuple[Note, ...] = ()
+    bounded: bool = False
+    """True when the text gave a tolerance or a range (`± 0` included), False for a bare number."""
 
 
-def read_answer(text: str, lang: str | None) -> Quantity | None:
-    """The numeric answer `text` says in `lang`, or None if it is no number (a text answer).
+def read_answer(text: str, lang: str | None, *, decimal: str | None = None) -> Quantity | None:
+    """The numeric answer `text` says in `lang` (with `decimal` as the decimal sign, if given: see
+    numbers.convention()), or None if it is no number (a text answer).
 
     Raises QuantityError for a number with a unit its tolerance or range contradicts, or a
     negative tolerance."""
     text = BIDI.sub("", text).strip()
     plus_minus = _TOLERANCE.split(text)
     if len(plus_minus) == 2:
-        return _within(*plus_minus, lang)
+        return _within(*plus_minus, lang, decimal)
     ends = _RANGE.split(text)
     if len(plus_minus) > 2 or len(ends) > 2 or "..." in text:
         return None
     if len(ends) == 2:
-        return _range(*ends, lang)
-    single = _amount(text, lang)
+        return _range(*ends, lang, decimal)
+    single = _amount(text, lang, decimal)
     if single is None:
         return None
     number, unit, notes = single
     return Quantity(float(number), 0.0, unit, notes)
 
 
-def _amount(text: str, lang: str | None) -> tuple[Decimal, str | None, tuple[Note, ...]] | None:
+def _amount(text: str, lang: str | None, decimal: str | None) -> tuple[Decimal, str | None, tuple[Note, ...]] | None:
     """A number and the unit after it, if any."""
     match = NUMBER.match(text)
-    number = read_number(match.group(), lang) if match else None
+    number = read_number(match.group(), lang, decimal=decimal) if match else None
     if number is None:
         return None
     rest = text[match.end():].strip()
@@ -98,8 +101,8 @@ def unit_of(text: str) -> str | None:
     return text if unicodedata.category(first)[0] in "LS" or first in PERCENT | {"‰", "‱"} else None
 
 
-def _within(value_text: str, tolerance_text: str, lang: str | None) -> Quantity | None:
-    value, tolerance = _amount(value_text, lang), _amount(tolerance_text, lang)
+def _within(value_text: str, tolerance_text: str, lang: str | None, decimal: str | None) -> Quantity | None:
+    value, tolerance = _amount(value_text, lang, decimal), _amount(tolerance_text, lang, decimal)
     if value is None or tolerance is None:
         return None
     (number, unit, notes), (margin, margin_unit, more) = value, tolerance
@@ -107,18 +110,18 @@ def _within(value_text: str, tolerance_text: str, lang: str | None) -> Quantity 
         raise QuantityError("has a negative tolerance",
                             "write the tolerance as a distance from the number: 3.14 ± 0.01")
     if margin_unit == PERCENT_UNIT and unit != PERCENT_UNIT:
-        return Quantity(float(number), float(abs(number) * margin / 100), unit, notes + more)
-    return Quantity(float(number), float(margin), _one_unit(unit, margin_unit), notes + more)
+        return Quantity(float(number), float(abs(number) * margin / 100), unit, notes + more, True)
+    return Quantity(float(number), float(margin), _one_unit(unit, margin_unit), notes + more, True)
 
 
-def _range(low_text: str, high_text: str, lang: str | None) -> Quantity | None:
-    low, high = _amount(low_text, lang), _amount(high_text, lang)
+def _range(low_text: str, high_text: str, lang: str | None, decimal: str | None) -> Quantity | None:
+    low, high = _amount(low_text, lang, decimal), _amount(high_text, lang, decimal)
     if low is None or high is None:
         return None
     unit = _one_unit(low[1], high[1])
     smaller, larger = sorted((low[0], high[0]))
     # In decimal, so 3.141..3.142 is 3.1415 ± 0.0005 exactly as written.
-    return Quantity(float((smaller + larger) / 2), float((larger - smaller) / 2), unit, low[2] + high[2])
+    return Quantity(float((smaller + larger) / 2), float((larger - smaller) / 2), unit, low[2] + high[2], True)
 
 
 def _one_unit(first: str | None, second: str | None) -> str | None:

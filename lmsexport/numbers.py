@@ -228,6 +228,15 @@ def _grouped(runs: list[str], marks: list[str], sizes: tuple[int, int]) -> bool:
                for primary, secondary in {sizes, (3, 3)})
 
 
+_PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+def read_plain(text: str) -> Decimal | None:
+    """A number in the one form files meant for machines take (GIFT as Moodle reads it, PHP's
+    `is_numeric`): digits 0-9, a dot, an exponent; no grouping, no comma, no unit. None otherwise."""
+    return Decimal(text) if _PLAIN.match(text) else None
+
+
 def written(value: float | Decimal, lang: str | None) -> str:
     """A number as `lang` writes it, so that it reads back exactly and without doubt: every digit
     (`0.00001`, not `1e-05`), no needless `.0`, the language's decimal sign, no grouping."""

@@ -102,7 +102,8 @@ def read_shortanswer(r: MoodleReader, node) -> Read:
 
 
 def read_numerical(r: MoodleReader, node) -> Read:
-    """import_numerical(): a number and an absolute tolerance per answer; units are not read."""
+    """import_numerical(): a number and an absolute tolerance per answer, and the unit of multiplier
+    1 (Moodle's default unit, get_default_numerical_unit()); other units are not read."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "numerical")
     answers = []
@@ -116,7 +117,22 @@ def read_numerical(r: MoodleReader, node) -> Read:
                       "* (any other answer) is read only as the last answer, worth 0: the incorrect feedback")
             continue
         answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own))
-    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers)), None
+    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers), unit=_unit(node)), None
+
+
+def _unit(node) -> str | None:
+    """The default unit (multiplier 1) of a numerical question that shows units (showunits not 3)."""
+    if (node.findtext("showunits") or "").strip() == "3":
+        return None
+    for unit in node.iterfind("units/unit"):
+        name = unicodedata.normalize("NFC", " ".join((unit.findtext("unit_name") or "").split()))
+        try:
+            multiplier = float((unit.findtext("multiplier") or "1").strip())
+        except ValueError:
+            continue
+        if multiplier == 1 and name:
+            return name
+    return None
 
 
 def _typed(r: MoodleReader, node, head: Head, kind: str):

@@ -240,7 +240,7 @@ def read_plain(text: str) -> Decimal | None:
 def written(value: float | Decimal, lang: str | None) -> str:
     """A number as `lang` writes it, so that it reads back exactly and without doubt: every digit
     (`0.00001`, not `1e-05`), no needless `.0`, the language's decimal sign, no grouping."""
-    text = format(Decimal(repr(float(value))) if isinstance(value, float) else value.normalize(), "f")
+    text = format(value.normalize() if isinstance(value, Decimal) else Decimal(repr(float(value))), "f")
     text = text.removesuffix(".0") if text.endswith(".0") else text
     return text.replace(".", convention(lang).latin.decimal)
 

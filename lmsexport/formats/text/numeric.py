@@ -56,11 +56,16 @@ def _read(parser, draft, answer, lang: str | None) -> Quantity | None | object:
 
 
 def _unit(parser, draft, read: list[Quantity], declared: str | None) -> str | None:
-    """The question's one unit: `@unit`, or the one its answers give; two different ones are an error."""
-    units = dict.fromkeys(unit for unit in ([declared] if declared else []) + [q.unit for q in read] if unit)
+    """The question's one unit: `@unit`, or the one its answers give; two different ones are an
+    error, at the first answer (or the `@unit`) that disagrees with the others."""
+    given = [(answer[0], answer[1], len(answer[3]), q.unit) for answer, q in zip(draft.answers, read) if q.unit]
+    if declared:
+        line, column, value = draft.attributes["unit"]
+        given.insert(0, (line, column, len(value), declared))
+    units = list(dict.fromkeys(unit for *_, unit in given))
     if len(units) > 1:
-        line = draft.attributes.get("unit", (draft.line,))[0]
-        parser.error("E231", f"the answers of {draft.name} have different units: {', '.join(units)}", line,
-                     hint="lmsexport does not convert units: write every answer in one unit (or give it once, "
-                          "with @unit)")
-    return next(iter(units), None)
+        line, column, length, _ = next(place for place in given if place[3] != units[0])
+        parser.error("E231", f"the answers of {draft.name} have different units: {', '.join(units)}", line, column,
+                     "lmsexport does not convert units: write every answer in one unit (or give it once, with @unit)",
+                     length)
+    return units[0] if units else None

@@ -268,8 +268,9 @@ def _typed(parser, draft, common, prompt, attributes):
     if fields is not NOT_NUMBERS:
         return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), **fields))
     if "unit" in attributes:
-        parser.error("E231", f"{draft.name} has a @unit, but its answers are not all numbers",
-                     draft.attributes["unit"][0], hint="write each answer as a number (= 9.81), or remove the @unit")
+        line, column, value = draft.attributes["unit"]
+        parser.error("E231", f"{draft.name} has a @unit, but its answers are not all numbers", line, column,
+                     "write each answer as a number (= 9.81), or remove the @unit", max(1, len(value)))
         return None
     answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb))
                     for _, _, credit, text, fb in draft.answers)

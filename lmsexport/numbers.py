@@ -102,15 +102,19 @@ def convention(lang: str | None, decimal: str | None = None) -> Convention:
         base = convention(lang)
         return Convention(lang, f"numbers with a decimal {word} (decimal: {word})", symbols, symbols, base.sizes)
     from babel import Locale
-    from babel.numbers import get_decimal_symbol, get_group_symbol
+    from babel.numbers import UnsupportedNumberingSystemError, get_decimal_symbol, get_group_symbol
 
     locale = _locale(lang)
     if locale is None:
-        return Convention(lang, "a quiz without a language (lang:)", POINT, POINT, (3, 3))
+        name = f"a language CLDR does not know ({lang})" if lang else "a quiz without a language (lang:)"
+        return Convention(lang, name, POINT, POINT, (3, 3))
 
     def symbols(system: str) -> Symbols:
-        return Symbols(*(BIDI.sub("", get(locale, numbering_system=system))
-                         for get in (get_decimal_symbol, get_group_symbol)))
+        try:
+            return Symbols(*(BIDI.sub("", get(locale, numbering_system=system))
+                             for get in (get_decimal_symbol, get_group_symbol)))
+        except UnsupportedNumberingSystemError:
+            return symbols("latn")
 
     native = dict(locale.other_numbering_systems).get("native", locale.default_numbering_system)
     pattern = locale.decimal_formats.get(None)

@@ -37,7 +37,7 @@ SOURCES = [
     ROOT / "examples" / "numbers" / "cs.txt",
 ]
 WARNINGS = {
-    "cisla-cs": ["W853", "W863", "W853", "W863", "W863", "W863"],
+    "cisla-cs": ["W853", "W864", "W853", "W864", "W864", "W864"],
     "features": ["W861", "W861"],
     "all-kinds": ["W853", "W853", "W860", "W851", "W852", "W861", "W861"],
     "model-fields": ["W861"],
@@ -47,7 +47,7 @@ WARNINGS = {
 """On purpose: all-kinds has partial-credit typed answers (W853), an essay box size (W860), an
 ordering (W851), mixed gaps (W852), a pass mark and tags (W861); kinds adds a French true/false
 (W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856); the
-Czech numbers example partial-credit numbers (W853) and units, which end the question text (W863)."""
+Czech numbers example partial-credit numbers (W853) and units, which end the question text (W864)."""
 Q = canvas_import.Q
 
 

@@ -248,5 +248,5 @@ def test_an_example_builds_to_every_format_with_its_numbers_and_units(source, fo
         (content,) = package.files.values()
         assert lmsexport.read(f"back{package.extension}", content.decode("utf-8")) == quiz
     units = sum(unit is not None for _, unit in expected)
-    lost = {"qti": "W812", "canvas": "W863"}
+    lost = {"qti": "W812", "canvas": "W864"}
     assert [w.code for w in package.warnings].count(lost.get(format_name, "-")) == (units if format_name in lost else 0)

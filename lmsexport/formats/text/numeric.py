@@ -39,8 +39,9 @@ def numeric_fields(parser, draft, lang: str | None, declared: str | None, feedba
             return None
         for note in quantity.notes:
             parser.warn(note.code, f"{draft.name}: {note.message}", line, column, note.hint, len(text))
-    answers = tuple(NumericAnswer(value=q.value, tolerance=q.tolerance, credit=credit, feedback=feedback(lines))
-                    for q, (_, _, credit, _, lines) in zip(read, draft.answers))
+    answers = tuple(NumericAnswer(value=q.value, tolerance=q.tolerance, credit=credit, feedback=feedback(lines),
+                                  source=parser.span(line, column, len(text)))
+                    for q, (line, column, credit, text, lines) in zip(read, draft.answers))
     return {"answers": answers, "unit": _unit(parser, draft, read, declared)}
 
 

@@ -250,3 +250,33 @@ def test_an_example_builds_to_every_format_with_its_numbers_and_units(source, fo
     units = sum(unit is not None for _, unit in expected)
     lost = {"qti": "W812", "canvas": "W864"}
     assert [w.code for w in package.warnings].count(lost.get(format_name, "-")) == (units if format_name in lost else 0)
+
+
+# ---- Moodle's units read back ----
+
+def _moodle_bank(replace: tuple[str, str]) -> tuple[Quiz, list]:
+    quiz = lmsexport.read(ROOT / "examples" / "numbers" / "cs.txt")
+    (content,) = lmsexport.write(quiz, "moodle").files.values()
+    log = Log()
+    back = lmsexport.read("bank.moodle.xml", content.decode("utf-8").replace(*replace, 1), log=log)
+    return back, log.diagnostics
+
+
+def test_the_moodle_reader_keeps_the_default_unit_and_warns_of_the_others():
+    back, warnings = _moodle_bank(("</unit>\n    </units>", "</unit>\n<unit><multiplier>100</multiplier>"
+                                   "<unit_name>cm/s²</unit_name></unit>\n    </units>"))
+    assert back.questions[1].unit == "m/s²"
+    assert [w.code for w in warnings] == ["W687"] and "'cm/s²'" in warnings[0].message
+
+
+def test_the_moodle_reader_warns_that_a_graded_unit_is_not_graded():
+    back, warnings = _moodle_bank(("<unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0.1</unitpenalty>\n"
+                                   "    <showunits>0</showunits>", "<unitgradingtype>1</unitgradingtype>\n"
+                                   "    <unitpenalty>0.1</unitpenalty>\n    <showunits>0</showunits>"))
+    assert back.questions[1].unit == "m/s²"
+    assert [w.code for w in warnings] == ["W687"] and "grades its unit" in warnings[0].message
+
+
+def test_the_moodle_reader_reads_no_unit_where_units_are_not_used():
+    back, _ = _moodle_bank(("<showunits>0</showunits>", "<showunits>3</showunits>"))
+    assert back.questions[1].unit is None

@@ -10,7 +10,6 @@ import pytest
 import lmsexport
 from conftest import ROOT
 from lmsexport.model import Choice, ModelError, MultipleChoice, Quiz, Settings, Text
-from lmsexport.formats.json import reader as json_reader
 from lmsexport.formats.json import writer as json_writer
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt"]
@@ -29,7 +28,7 @@ def _question(**changes):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
 def test_text_model_json_model_round_trip(path):
     quiz = lmsexport.read(path)
-    again = json_reader.read(json_writer.dumps(quiz).encode(), source="x.json")
+    again = lmsexport.read("x.json", json_writer.dumps(quiz).encode(), format='json')
     assert again == quiz
     assert json_writer.dumps(again) == json_writer.dumps(quiz)
 
@@ -89,7 +88,7 @@ def test_json_reader_refuses_other_model_versions():
     document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
     document["lmsexport-model"] = 2
     with pytest.raises(lmsexport.SourceError, match="not an lmsexport model version 1"):
-        json_reader.read(json.dumps(document), source="x.json")
+        lmsexport.read("x.json", json.dumps(document), format='json')
 
 
 def test_a_question_s_own_policy_wins_over_the_quiz_s():
@@ -105,7 +104,7 @@ def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
     document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
     del document["quiz"]["settings"]["scoring"]
     assert all("scoring" not in question for question in document["quiz"]["questions"])
-    quiz = json_reader.read(json.dumps(document), source="x.json")
+    quiz = lmsexport.read("x.json", json.dumps(document), format='json')
     assert quiz.settings.scoring == "partial" and quiz == lmsexport.read(SOURCES[0])
 
 
@@ -123,4 +122,4 @@ def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
 )
 def test_json_reader_reports_bad_documents(text, message):
     with pytest.raises(lmsexport.SourceError, match=message):
-        json_reader.read(text, source="x.json")
+        lmsexport.read("x.json", text, format='json')

@@ -302,5 +302,6 @@ def _zeros(lang: str | None) -> str:
         digit = regex.compile(rf"[\p{{Script={name}}}&&\p{{Nd}}]", regex.V1)
     except regex.error:
         return ""
-    found = (c for start in range(0, 0x20000, 0x1000) for c in digit.findall("".join(map(chr, range(start, start + 0x1000)))))
+    blocks = ("".join(map(chr, range(start, start + 0x1000))) for start in range(0, 0x20000, 0x1000))
+    found = (c for block in blocks for c in digit.findall(block))
     return "".join(c for c in found if unicodedata.decimal(c, None) == 0)

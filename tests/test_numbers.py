@@ -135,7 +135,8 @@ def test_a_model_without_units_reads_as_before_and_one_with_a_unit_keeps_it():
 def _sheet(text: str):
     log = Log()
     quiz = lmsexport.read("bank.csv", text, log=log)
-    return [(q.answers[0].value, q.answers[0].tolerance, q.unit) for q in quiz.questions], [d.code for d in log.diagnostics]
+    found = [(q.answers[0].value, q.answers[0].tolerance, q.unit) for q in quiz.questions]
+    return found, [d.code for d in log.diagnostics]
 
 
 def test_a_sheet_reads_numbers_in_its_language():
@@ -145,9 +146,11 @@ def test_a_sheet_reads_numbers_in_its_language():
 
 
 def test_a_rows_language_decides_its_numbers_and_decimal_overrides_both():
-    assert _sheet("lang,en\nquestion,correct,lang\ng?,\"9,81\",de\nh?,1.5,\n") == ([(9.81, 0.0, None), (1.5, 0.0, None)], [])
+    assert _sheet("lang,en\nquestion,correct,lang\ng?,\"9,81\",de\nh?,1.5,\n") == (
+        [(9.81, 0.0, None), (1.5, 0.0, None)], [])
     # A CSV file saved by a German spreadsheet for an English quiz: its numbers are German.
-    assert _sheet("lang,en\ndecimal,comma\npoints,\"1,5\"\nquestion,correct\ng?,\"9,81\"\n") == ([(9.81, 0.0, None)], [])
+    assert _sheet("lang,en\ndecimal,comma\npoints,\"1,5\"\nquestion,correct\ng?,\"9,81\"\n") == (
+        [(9.81, 0.0, None)], [])
 
 
 def test_a_sheet_number_that_reads_two_ways_is_a_warning_with_the_reading():

@@ -24,7 +24,9 @@ from ...quantities import UNIT_LENGTH
 from ...settings import KEYS as SETTINGS
 from .choices import apply_key, choice
 from .numeric import NOT_NUMBERS, numeric_fields
-from .syntax import ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, TRUE, join_lines, unescape_gap, unquote
+from .syntax import (
+    ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, TRUE, join_lines, unescape_gap, unquote,
+)
 
 
 @dataclass

@@ -76,7 +76,8 @@ def short_answer_lines(out, question: ShortAnswer) -> list[str]:
         text, changed = one_line(answer.text)
         if changed:
             out.lost("W453", f"a line break in the typed answer {answer.text!r}", "it is written on one line")
-        lines.append(f"{INDENT}={_credit(answer.credit)} {_typed(text if changed else answer.text, language(out, question))}")
+        typed = _typed(text if changed else answer.text, language(out, question))
+        lines.append(f"{INDENT}={_credit(answer.credit)} {typed}")
         lines += item_feedback(out, answer.feedback)
     return lines
 

@@ -176,7 +176,8 @@
       return match && match.feedback ? [match.feedback] : [];
     },
     given: (question, text) => el("span", { text }),
-    expected: (question) => ns.textList(full(question.answers).map((answer) => ns.plainText(numberText(question, answer)))),
+    expected: (question) => ns.textList(full(question.answers)
+      .map((answer) => ns.plainText(numberText(question, answer)))),
     interaction(question, text) {
       const [answer] = full(question.answers);
       return { type: "numeric", response: readNumber(question, text),

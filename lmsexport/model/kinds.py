@@ -8,9 +8,10 @@ percentage of the question's points (100 = full marks), as in Moodle and GIFT.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ..diagnostics import SourceSpan
 from .base import Choice, MultipleChoice, Question, Text, _check, is_identifier
 
 
@@ -28,6 +29,8 @@ class Answer:
     text: str
     credit: float = 100.0
     feedback: Text | None = None
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(bool(self.text.strip()), "an accepted answer cannot be empty")
@@ -42,6 +45,8 @@ class NumericAnswer:
     tolerance: float = 0.0
     credit: float = 100.0
     feedback: Text | None = None
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(math.isfinite(self.value), "a numeric answer must be a finite number")
@@ -109,6 +114,8 @@ class MatchPair:
     id: str
     left: Text
     right: Text
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,11 +131,18 @@ class Matching(Question):
         _check(len(self.pairs) >= 2, f"{self.id}: matching needs two pairs or more")
         _unique_ids(self.id, [pair.id for pair in self.pairs])
 
+    @property
+    def has_parts(self) -> bool:
+        """Each left item is a part."""
+        return True
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OrderItem:
     id: str
     text: Text
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -143,6 +157,11 @@ class Ordering(Question):
         _check(len(self.items) >= 2, f"{self.id}: ordering needs two items or more")
         _unique_ids(self.id, [item.id for item in self.items])
 
+    @property
+    def has_parts(self) -> bool:
+        """Each item is a part: in its right place or not."""
+        return True
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Gap:
@@ -151,6 +170,8 @@ class Gap:
     id: str
     answers: tuple[Answer, ...] = ()
     choices: tuple[Choice, ...] = ()
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad gap id {self.id!r}")
@@ -184,6 +205,17 @@ class FillBlanks(Question):
     @property
     def gaps(self) -> tuple[Gap, ...]:
         return tuple(part for part in self.segments if isinstance(part, Gap))
+
+    @property
+    def has_parts(self) -> bool:
+        """Each gap is a part (even a single gap, whose answers may give partial credit)."""
+        return True
+
+    @property
+    def scoring_matters(self) -> bool:
+        """One gap whose answers give full credit or none scores alike under both policies."""
+        gaps = self.gaps
+        return len(gaps) > 1 or any(0 < answer.credit < 100 for answer in gaps[0].answers)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

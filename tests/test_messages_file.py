@@ -99,7 +99,8 @@ def test_the_hints_say_what_to_write(tmp_path):
         lmsexport.read(path)
     messages = {d.message: d.hint for d in caught.value.diagnostics}
     assert messages["unknown message key 'chek'"].startswith("did you mean 'check'?")
-    assert messages["the text of 'question' lacks {number}"] == "the player's own text has {number}: 'Question {number}'"
+    assert messages["the text of 'question' lacks {number}"] == (
+        "the player's own text has {number}: 'Question {number}'")
     assert messages["points is given in 1 of the 4 plural forms of Czech (cs)"] == (
         "give points_few, points_many, points_other too (CLDR's categories: one, few, many, other)")
 

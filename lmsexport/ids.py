@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from anyascii import anyascii
-
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 
 
@@ -44,6 +42,8 @@ def _transliterated(name: str) -> str:
     out = []
     for index, part in enumerate(_NOT_ASCII.split(text)):
         if index % 2:
+            from anyascii import anyascii
+
             part = anyascii(part)
             part = _SYLLABLES.sub("-", part)
             if out and out[-1][-1:].islower() and part[:1].isupper():

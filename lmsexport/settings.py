@@ -16,6 +16,7 @@ import math
 import re
 from typing import Callable
 
+from .interface.custom import check_path
 from .model import FEEDBACK_MODES, SCORING_POLICIES, is_identifier, is_language_tag
 
 MARKUPS = ("plain", "markdown", "html")
@@ -160,6 +161,7 @@ KEYS: dict[str, Callable[[str], object]] = {
     "attempts": attempts,
     "time": time_limit,
     "scoring": scoring,
+    "messages": check_path,
 }
 """Each header key and the checker of its value."""
 CLOSED_VALUES = {"shuffle": BOOLEANS, "feedback": ", ".join(FEEDBACK_MODES), "markup": ", ".join(MARKUPS),

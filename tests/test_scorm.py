@@ -197,7 +197,7 @@ def test_page_language_direction_and_interaction_ids():
     document = html.fromstring(files[player.LAUNCH])
     assert (document.get("lang"), document.get("dir")) == ("ar", "rtl")
     data = page_data(files)
-    assert data["messages"] == player.messages("ar") and data["lang"] == "ar"
+    assert data["messages"]["check"] == "تحقّق من الإجابة" and data["lang"] == "ar"
     first, second = data["questions"]
     assert "lang" not in first and (second["lang"], second["dir"]) == ("en", "ltr")
     assert [q["interaction"] for q in data["questions"]] == ["urn:lmsexport:ar-quiz:q1", "urn:lmsexport:ar-quiz:q2"]
@@ -212,44 +212,15 @@ def test_interaction_description_is_cut_to_the_scorm_limit():
     assert len(description) <= player.DESCRIPTION_LIMIT and description.endswith("word…")
 
 
-@pytest.mark.parametrize("tag, catalog", [
-    ("yo", "yo"), ("id", "id"), ("vi", "vi"), ("zh-Hans", "zh"), ("zh-Hant-TW", "zh"), ("pt-BR", "en"),
-    ("FR-ca", "fr"), ("ja", "ja"), ("sw", "en"), (None, "en"),
-])
-def test_interface_language_falls_back_to_the_best_match(tag, catalog):
-    assert player.message_language(tag) == catalog
-
-
-def test_message_catalog_is_complete_and_consistent():
-    catalog = json.loads((ROOT / "lmsexport" / "formats" / "scorm" / "templates" / "messages.json").read_text("utf-8"))
-    assert {"en", "yo", "id", "vi", "ar", "es", "fr", "zh", "ja"} <= set(catalog)
-    placeholders = {key: sorted(_names(text)) for key, text in catalog["en"].items()}
-    for lang, messages in catalog.items():
-        assert list(messages) == list(catalog["en"]), lang
-        for key, text in messages.items():
-            assert sorted(_names(text)) == placeholders[key], (lang, key)
-            assert text.strip() == text and unicodedata.is_normalized("NFC", text), (lang, key)
-        if lang != "en":     # a few words are the same in English and French ("Correct", "{points} points")
-            assert sum(text == catalog["en"][key] for key, text in messages.items()) <= len(messages) // 8, lang
-
-
-def _names(text: str) -> list[str]:
-    return re.findall(r"\{(\w+)\}", text)
-
-
-def test_messages_fill_gaps_from_english():
-    assert player.messages("sw") == player.messages("en")
-    assert player.messages("yo")["check"] == "Ṣàyẹ̀wò ìdáhùn"
-
-
 def test_wheel_ships_the_player(tmp_path):
     hatchling_wheel = pytest.importorskip("hatchling.builders.wheel")
     built = next(iter(hatchling_wheel.WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"])))
     names = set(zipfile.ZipFile(built).namelist())
     shipped = {f"lmsexport/formats/scorm/templates/{path.relative_to(STATIC.parent).as_posix()}"
                for path in STATIC.parent.rglob("*") if path.is_file()}
-    assert {"lmsexport/formats/scorm/templates/index.html.jinja", "lmsexport/formats/scorm/templates/messages.json"} <= shipped
+    assert "lmsexport/formats/scorm/templates/index.html.jinja" in shipped
     assert shipped <= names
+    assert {f"lmsexport/interface/messages/{lang}.json" for lang in ("en", "cs", "yo", "zh")} <= names
 
 
 # ---- The command line ----

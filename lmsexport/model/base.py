@@ -254,9 +254,19 @@ class Settings:
     """Seconds a learner has for one attempt, None for no limit."""
     scoring: str = DEFAULT_SCORING
     """How its questions of several parts earn credit (`SCORING_POLICIES`), unless a question says otherwise."""
+    messages: tuple[tuple[str, str], ...] = ()
+    """Words of lmsexport's own quiz player (the SCORM packages) that the quiz gives instead of the
+    player's, as (key, text) pairs sorted by key (`messages:`, docs/formats/scorm.md); the keys are
+    the player's (lmsexport/interface), checked where the file is read. Other formats' LMSs show
+    their own interface."""
 
     def __post_init__(self) -> None:
         _check(self.scoring in SCORING_POLICIES, f"unknown scoring policy {self.scoring!r}")
+        keys = [key for key, _ in self.messages]
+        _check(keys == sorted(set(keys)), "interface messages must be sorted by key, each key once")
+        _check(all(isinstance(text, str) and text.strip() and unicodedata.is_normalized("NFC", text)
+                   and not XML_ILLEGAL.search(text) for _, text in self.messages),
+               "an interface message must be NFC text that XML can carry")
         _check(self.pass_mark is None or 0 <= self.pass_mark <= 100, "pass mark must be 0-100")
         _check(self.feedback in FEEDBACK_MODES, f"unknown feedback mode {self.feedback!r}")
         _check(self.attempts is None or self.attempts >= 1, "attempts must be 1 or more")

@@ -82,6 +82,7 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None, log
         problems.append(grid.error("E989", "no questions under the header row", header_row,
                                    header.columns["question"], f"write one question per row below the header; {_DOCS}"))
     loaded = load_assets(texts, assets, grid, problems)
+    messages = _messages(config, grid.source, problems)
     if problems:
         raise SourceError(problems)
     stem = grid.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -90,9 +91,21 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None, log
         description=description, tags=config.get("tags", ()), lint_ignore=config.get("lint", ()),
         settings=Settings(shuffle=config.get("shuffle", False), pass_mark=config.get("pass"),
                           feedback=config.get("feedback", "immediate"), attempts=config.get("attempts"),
-                          time_limit=config.get("time")),
+                          time_limit=config.get("time"), messages=messages),
         questions=tuple(questions), assets=loaded,
     )
+
+
+def _messages(config: dict, source: str, problems: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
+    """The player's words lmsexport.toml's `[defaults]` give (a sheet has no row for them);
+    what is wrong with them goes to `problems`."""
+    from ...interface.custom import quiz_messages
+
+    try:
+        return quiz_messages(config.get("messages"), config.get("lang"), None, SourceSpan(source))
+    except SourceError as exc:
+        problems += exc.diagnostics
+        return ()
 
 
 def _no_header(grid: Grid) -> Diagnostic:

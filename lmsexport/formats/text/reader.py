@@ -44,7 +44,7 @@ from ...images import image_problem
 from ...markup import Sanitiser
 from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
-from .header import parse_header
+from .header import header_messages, parse_header
 from .questions import Draft, Option, build_questions
 from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
 
@@ -369,6 +369,8 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
     description = join_lines(parser.description)
     description_text = parser.text(description) if description else None
     loaded = _load_assets(parser, assets)
+    messages, problems = header_messages(parser.lines[:body_start], header, source, assets)
+    parser.problems += problems
     if parser.problems:
         raise SourceError(parser.problems)
     return Quiz(
@@ -383,6 +385,7 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
             attempts=header.get("attempts"),
             time_limit=header.get("time"),
             scoring=header.get("scoring", DEFAULT_SCORING),
+            messages=messages,
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),

@@ -3,7 +3,8 @@
 Whatever a quiz was read from (Moodle XML, QTI, JSON, a text), it comes out as the text a
 teacher would have typed: the settings in a `---` header, numbered questions with `@`
 attributes, marked options, `=` answers, `___` boxes, `{=...}` gaps and `>` feedback, and the
-images it shows as files beside it (`Package.companions`). Reading the text back gives the same
+images it shows (and the player's words it gives, `messages:`) as files beside it
+(`Package.companions`). Reading the text back gives the same
 quiz; docs/formats/text.md lists what comes back numbered afresh or normalised, and what the
 format cannot carry, which is warned about (W451-W458), never dropped silently.
 
@@ -13,6 +14,7 @@ A quiz is written with `markup: plain` when every text fits it as it is, else wi
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections import Counter
 
@@ -36,8 +38,20 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     except NeedsHTML:
         writer = _Writer(quiz, "html")
         text = writer.text()
+    companions = {asset.path: asset.data for asset in quiz.assets}
+    if quiz.settings.messages:
+        companions[_messages_name(quiz)] = _messages_file(quiz)
     return Package({f"{quiz.id}{EXTENSION}": text.encode("utf-8")}, zipped=False, extension=EXTENSION,
-                   warnings=writer.log.diagnostics, companions={asset.path: asset.data for asset in quiz.assets})
+                   warnings=writer.log.diagnostics, companions=companions)
+
+
+def _messages_name(quiz: Quiz) -> str:
+    return f"{quiz.id}.messages.json"
+
+
+def _messages_file(quiz: Quiz) -> bytes:
+    """The player's words the quiz gives, as the `messages:` file the header names."""
+    return (json.dumps(dict(quiz.settings.messages), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def _duration(seconds: int) -> str:
@@ -115,6 +129,7 @@ class _Writer:
             "time": settings.time_limit and _duration(settings.time_limit),
             "scoring": None if settings.scoring == DEFAULT_SCORING else settings.scoring,
             "tags": self._tags(quiz.tags), "lint": self._lint(quiz.lint_ignore),
+            "messages": _messages_name(quiz) if settings.messages else None,
         }
         return ["---", *(f"{key}: {value}" for key, value in fields.items() if value), "---"]
 

@@ -16,9 +16,7 @@
   const questions = items.filter((item) => item.kind !== "description");
   const numbers = new Map(questions.map((question, index) => [question.id, index + 1]));
   const byId = new Map(items.map((item) => [item.id, item]));
-  const points = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
-  const percents = new Intl.NumberFormat(data.lang, { style: "percent", maximumFractionDigits: 1 });
-  const plurals = new Intl.PluralRules(data.lang);
+  const points = (value) => ns.formatNumber(value, 2, true);
   const stage = document.getElementById("stage");
   const STATE_VERSION = 1;
   const kindOf = (question) => ns.kinds[question.kind];
@@ -187,9 +185,6 @@
     return say(last ? "finish" : "next");
   }
 
-  const pointsText = (value) => say(plurals.select(value) === "one" ? "points_one" : "points_other",
-    { points: points.format(value) });
-
   /** The page of one item; `focus` is "heading" after moving on, "button" after checking. */
   function showItem(focus) {
     const question = items[state.index];
@@ -225,7 +220,7 @@
     return el("fieldset", { "aria-labelledby": "prompt", "aria-describedby": "hint error" },
       kind.ownPrompt ? null : rich("div", question.prompt, { id: "prompt", class: "prompt", ...ns.language(question) }),
       el("p", { id: "hint", class: "hint" }, kind.hint(question), " ",
-        el("span", { class: "points", text: `(${pointsText(question.points)})` })),
+        el("span", { class: "points", text: `(${question.pointsText})` })),
       kind.render(question, view));
   }
 
@@ -244,9 +239,9 @@
   function showResults(focus) {
     const result = totals();
     const outcome = data.pending ? say("needs_grading") : result.passed === null ? say("completed")
-      : say(result.passed ? "passed" : "failed", { pass: percents.format(passMark / 100) });
-    const score = result.max > 0 ? say("score", { score: points.format(result.earned),
-      total: points.format(result.max), percent: percents.format(result.percent / 100) }) : "";
+      : say(result.passed ? "passed" : "failed", { pass: ns.formatPercent(passMark / 100) });
+    const score = result.max > 0 ? say("score", { score: points(result.earned),
+      total: points(result.max), percent: ns.formatPercent(result.percent / 100) }) : "";
     const heading = el("h2", { id: "results-heading", tabindex: "-1", text: say("results") });
     const status = result.passed === null ? "completed" : result.passed ? "passed" : "failed";
     stage.replaceChildren(el("section", { class: "results", "aria-labelledby": "results-heading" },

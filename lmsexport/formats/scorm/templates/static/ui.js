@@ -52,8 +52,30 @@
 
   ns.plainText = (value) => ({ value, format: "plain" });
 
-  const decimals = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 10, useGrouping: false });
-  ns.formatNumber = (value) => decimals.format(value);
+  /**
+   * A number as the quiz's language writes it, with the signs of `data.numberFormat` (CLDR,
+   * through Babel: the browser may not know the language): at most `fraction` decimals,
+   * digits grouped if `grouped` (Hindi 12,34,567: a first group of 3, then groups of 2).
+   */
+  ns.formatNumber = function (value, fraction = 10, grouped = false) {
+    const signs = data.numberFormat;
+    const [whole, decimals = ""] = Math.abs(value).toFixed(fraction).split(".");
+    let digits = whole;
+    if (grouped && whole.length > signs.grouping[0]) {
+      const groups = [whole.slice(-signs.grouping[0])];
+      for (let end = whole.length - signs.grouping[0]; end > 0; end -= signs.grouping[1]) {
+        groups.unshift(whole.slice(Math.max(0, end - signs.grouping[1]), end));
+      }
+      digits = groups.join(signs.group);
+    }
+    const rest = decimals.replace(/0+$/u, "");
+    const shown = rest ? `${digits}${signs.decimal}${rest}` : digits;
+    return value < 0 && Number(shown.replace(/\D/gu, "")) !== 0 ? `${signs.minus}${shown}` : shown;
+  };
+
+  /** A share (0..1) as a percentage in the language's pattern (`75,5 %` in Czech, `%75,5` in Turkish). */
+  ns.formatPercent = (share, fraction = 1) =>
+    `${data.numberFormat.percent[0]}${ns.formatNumber(share * 100, fraction, true)}${data.numberFormat.percent[1]}`;
 
   /** Typed text as the accepted answers are compared: NFC, trimmed, inner spaces collapsed, case folded if asked. */
   ns.normalize = function (text, caseSensitive, lang) {

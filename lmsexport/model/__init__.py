@@ -10,7 +10,7 @@ pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
 
 from .base import (
     FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError,
-    MultipleChoice, Question, Quiz, Settings, Text, is_identifier, is_language_tag,
+    MultipleChoice, Pool, Question, Quiz, READ_MODEL_VERSIONS, Settings, Text, is_identifier, is_language_tag,
 )
 from .kinds import (
     QUESTION_KINDS, Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering,
@@ -21,6 +21,7 @@ from .data import quiz_from_data, quiz_to_data
 __all__ = [
     "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "TEXT_FORMATS", "XML_ILLEGAL",
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
-    "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Question", "Quiz", "Settings",
+    "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Pool", "Question", "Quiz",
+    "READ_MODEL_VERSIONS", "Settings",
     "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "quiz_from_data", "quiz_to_data",
 ]

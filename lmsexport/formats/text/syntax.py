@@ -11,6 +11,8 @@ import re
 
 LINE_PATTERNS = {
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
+    "pool": re.compile(r"[ \t]*pool[ \t]*:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
+    "pool_end": re.compile(r"[ \t]*end[ \t_-]*pool[ \t]*\Z", re.IGNORECASE),
     "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
     "option": re.compile(
         r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"
@@ -28,7 +30,7 @@ LINE_PATTERNS = {
 }
 """Line kind -> pattern, tried in this order; a line none of them matches is `text`."""
 
-PREAMBLE_BREAKS = ("question", "text_block", "key")
+PREAMBLE_BREAKS = ("question", "text_block", "pool", "pool_end", "key")
 """Line kinds that end the title and description (every other kind is description text there)."""
 
 CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")

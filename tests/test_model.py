@@ -58,6 +58,9 @@ def test_text_model_json_model_round_trip(path):
         ),
         (lambda: Settings(pass_mark=101), "pass mark"),
         (lambda: Settings(feedback="never"), "feedback mode"),
+        (lambda: Settings(scoring="most"), "unknown scoring policy"),
+        (lambda: _question(multiple_response=True, scoring="strict"), "unknown scoring"),
+        (lambda: _question(scoring="all_or_nothing"), "one part has no scoring policy"),
         (lambda: Quiz(id="q", title=" ", questions=()), "title"),
         (lambda: Quiz(id="q", title="T", questions=(_question(), _question())), "repeat"),
     ],
@@ -150,6 +153,23 @@ def test_json_carries_pools_as_version_2_and_reads_version_1():
         json_reader.read(json.dumps(document), source="x.json")
 
 
+def test_a_question_s_own_policy_wins_over_the_quiz_s():
+    own = _question(id="q2", multiple_response=True, scoring="all_or_nothing")
+    quiz = Quiz(id="q", title="T", questions=(_question(), own))
+    assert [quiz.scoring_of(q) for q in quiz.questions] == ["partial", "all_or_nothing"]
+    strict = dataclasses.replace(quiz, settings=Settings(scoring="all_or_nothing"))
+    assert strict.scoring_of(_question()) == "all_or_nothing"
+
+
+def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
+    """Adding an optional field is no new model version: older documents still read."""
+    document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
+    del document["quiz"]["settings"]["scoring"]
+    assert all("scoring" not in question for question in document["quiz"]["questions"])
+    quiz = json_reader.read(json.dumps(document), source="x.json")
+    assert quiz.settings.scoring == "partial" and quiz == lmsexport.read(SOURCES[0])
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -158,6 +178,8 @@ def test_json_carries_pools_as_version_2_and_reads_version_1():
         ('{"lmsexport-model": 1, "quiz": {"id": "q", "title": "T", "questions": [{"kind": "drawing"}]}}',
          "unknown question kind"),
         ("[]", "not an lmsexport model"),
+        ('{"lmsexport-model": 1, "quiz": {"id": "q", "title": "T", "settings": {"scoring": "most"}, '
+         '"questions": []}}', "unknown scoring policy"),
     ],
 )
 def test_json_reader_reports_bad_documents(text, message):

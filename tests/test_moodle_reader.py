@@ -47,6 +47,23 @@ def test_quizzes_come_back_from_moodle_xml(source):
     assert _through_moodle(quiz) == without_lossy_fields(quiz)
 
 
+def test_a_quiz_scored_all_or_nothing_comes_back_with_what_moodle_can_grade():
+    """Moodle grades ordering all or nothing; the other kinds only partially (W661 when written),
+    so they come back partial, each with the reader's W671."""
+    quiz = dataclasses.replace(lmsexport.read(ROOT / "examples" / "all-kinds" / "quiz.txt"),
+                               settings=Settings(scoring="all_or_nothing", shuffle=True, pass_mark=50.0,
+                                                 feedback="end"))
+    package = writer.write(quiz)
+    written = {d.message.split(":")[0] for d in package.warnings if d.code == "W661"}
+    parts = {q.id: q.kind for q in quiz.questions if q.has_parts}
+    assert written == {f"question {i}" for i, kind in parts.items() if kind != "ordering"}
+    log = lmsexport.Log()
+    back = reader.read(next(iter(package.files.values())), source="x.moodle.xml", log=log)
+    assert {q.id: back.scoring_of(q) for q in back.questions if q.has_parts} == {
+        i: "all_or_nothing" if kind == "ordering" else "partial" for i, kind in parts.items()}
+    assert [d.code for d in log.diagnostics] == ["W671"]  # the multiple-response question's -100 % penalties
+
+
 RICH = ('<p><strong>Bold</strong>, <code>x = 1</code> and \\(x^2\\):</p>\n<ul>\n<li>one</li>\n</ul>\n'
         '<table><tbody><tr><td>1 &lt; 2</td></tr></tbody></table>\n<p>\\[\\frac{a}{b}\\]</p>')
 ASSETS = (
@@ -143,7 +160,8 @@ def test_a_moodle_export_validates_and_reads():
     """A file as Moodle 4.x writes it (writequestion): CDATA, files, hints, tags, combined feedback."""
     path = FIXTURES / "moodle-4-export.xml"
     assert lmsexport.validate(path) == []
-    quiz = lmsexport.read(path)
+    with pytest.warns(lmsexport.ConversionWarning, match=r"'Prime numbers': Moodle grades .* -100 %.*\[W671\]"):
+        quiz = lmsexport.read(path)  # each wrong option costs 100 %, not what a right one earns
     assert (quiz.id, quiz.title, quiz.lang, quiz.tags) == ("week-1", "Week 1 review", None, ("course-101",))
     assert quiz.description == Text("<p>Questions for the <strong>week 1</strong> review.</p>", "html")
     capital, primes = quiz.questions
@@ -166,7 +184,8 @@ def test_a_moodle_export_validates_and_reads():
 
 
 def test_lmsexport_read_takes_xml_files_as_moodle_xml():
-    quiz = lmsexport.read(FIXTURES / "multichoice-testquestion.moodle.xml")
+    with pytest.warns(lmsexport.ConversionWarning, match="wrong options 0, 0, 0 %"):  # no penalty: W671
+        quiz = lmsexport.read(FIXTURES / "multichoice-testquestion.moodle.xml")
     assert (quiz.id, quiz.title, quiz.settings.shuffle) == ("multichoice-testquestion", "Default for C1", True)
     (question,) = quiz.questions
     assert question.multiple_response and question.title == "Multi-choice-001"

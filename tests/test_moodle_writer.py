@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -77,13 +78,15 @@ def test_multiple_response_grades_are_moodle_grades_that_add_up(right, wrong):
     positives = percents[:right]
     assert all(p > 0 for p in positives) and adds_up(positives)
     assert all(p < 0 for p in percents[right:])
-    if wrong:
-        # Ticking every box is graded wrong: question_state::graded_state_for_fraction() takes a
-        # fraction below 0.000001 for 0 (the list's rounded thirds and sevenths leave a trace).
-        assert sum(percents) / 100 < 0.000001
-        assert sum(positives) + sum(percents[right:][:-1]) > 0  # ... but no penalty is harsher than needed
     equal = right <= 10
     assert (len(set(positives)) == 1) == equal
+    if equal:
+        # Right minus wrong (the partial policy): a wrong tick costs what a right one earns.
+        assert set(percents[right:]) <= {-positives[0]}
+
+
+def test_all_or_nothing_multiple_response_costs_everything_per_wrong_tick():
+    assert moodle.grades([True, True, False, False], True, "all_or_nothing") == [50, 50, -100, -100]
 
 
 def test_splits_without_an_equal_share_are_ten_and_five_then_five_and_zero():
@@ -97,6 +100,8 @@ def test_thirds_and_penalties_are_written_with_moodles_decimals():
     question = _mc(correct="abc", options="abcdef")
     fractions = [a.get("fraction") for a in _root(moodle.write(_quiz(question))).iter("answer")]
     assert fractions == ["33.33333"] * 3 + ["-33.33333"] * 3
+    two = [a.get("fraction") for a in _root(moodle.write(_quiz(_mc(correct="ab", options="abcdef")))).iter("answer")]
+    assert two == ["50", "50"] + ["-50"] * 4
 
 
 def test_single_answer_grades():
@@ -332,7 +337,9 @@ def test_ordering_writes_the_items_in_order_with_moodles_options():
         ("1", "one"), ("2", "two"), ("3", "three")]
     options = ("layouttype", "selecttype", "selectcount", "gradingtype", "showgrading", "numberingstyle",
                "shownumcorrect")
-    assert [node.findtext(n) for n in options] == ["VERTICAL", "ALL", "3", "ALL_OR_NOTHING", "SHOW", "none", "1"]
+    assert [node.findtext(n) for n in options] == ["VERTICAL", "ALL", "3", "ABSOLUTE_POSITION", "SHOW", "none", "1"]
+    strict = dataclasses.replace(question, scoring="all_or_nothing")
+    assert _question(moodle.write(_quiz(strict)), "ordering").findtext("gradingtype") == "ALL_OR_NOTHING"
 
 
 def _cloze(*segments, points=2.0, **fields) -> FillBlanks:

@@ -105,7 +105,8 @@ def test_close_fits_of_other_tools_are_read_with_a_warning():
     assert [[a.text for a in g.answers] for g in numbers.questions[0].gaps] == [["4", "4.0"], ["2", "2.0"]]
     order = reader.read((FIXTURES / "Order_913967682.xml").read_bytes(), source="o.xml", log=log).questions[0]
     assert [i.text.value for i in order.items][:2] == ["CDU", "Die Linke"]
-    assert [d.code for d in log.diagnostics] == ["W883", "W883", "W883", "W883", "W884", "W884"]
+    # W883 the close fits; W884 feedback left out; W821 mappings that are no scoring policy.
+    assert sorted(d.code for d in log.diagnostics) == ["W821"] * 3 + ["W883"] * 4 + ["W884"] * 2
 
 
 def _one(name: str):

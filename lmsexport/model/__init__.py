@@ -9,8 +9,9 @@ pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
 """
 
 from .base import (
-    FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError,
-    MultipleChoice, Pool, Question, Quiz, READ_MODEL_VERSIONS, Settings, Text, is_identifier, is_language_tag,
+    DEFAULT_SCORING, FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, READ_MODEL_VERSIONS, SCORING_POLICIES, TEXT_FORMATS,
+    XML_ILLEGAL, Asset, Choice, ModelError, MultipleChoice, Pool, Question, Quiz, Settings, Text, is_identifier,
+    is_language_tag,
 )
 from .kinds import (
     QUESTION_KINDS, Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering,
@@ -19,7 +20,8 @@ from .kinds import (
 from .data import quiz_from_data, quiz_to_data
 
 __all__ = [
-    "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "TEXT_FORMATS", "XML_ILLEGAL",
+    "DEFAULT_SCORING", "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "SCORING_POLICIES",
+    "TEXT_FORMATS", "XML_ILLEGAL",
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
     "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Pool", "Question", "Quiz",
     "READ_MODEL_VERSIONS", "Settings",

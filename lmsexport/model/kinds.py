@@ -124,6 +124,11 @@ class Matching(Question):
         _check(len(self.pairs) >= 2, f"{self.id}: matching needs two pairs or more")
         _unique_ids(self.id, [pair.id for pair in self.pairs])
 
+    @property
+    def has_parts(self) -> bool:
+        """Each left item is a part."""
+        return True
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OrderItem:
@@ -142,6 +147,11 @@ class Ordering(Question):
         Question.__post_init__(self)
         _check(len(self.items) >= 2, f"{self.id}: ordering needs two items or more")
         _unique_ids(self.id, [item.id for item in self.items])
+
+    @property
+    def has_parts(self) -> bool:
+        """Each item is a part: in its right place or not."""
+        return True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,6 +194,17 @@ class FillBlanks(Question):
     @property
     def gaps(self) -> tuple[Gap, ...]:
         return tuple(part for part in self.segments if isinstance(part, Gap))
+
+    @property
+    def has_parts(self) -> bool:
+        """Each gap is a part (even a single gap, whose answers may give partial credit)."""
+        return True
+
+    @property
+    def scoring_matters(self) -> bool:
+        """One gap whose answers give full credit or none scores alike under both policies."""
+        gaps = self.gaps
+        return len(gaps) > 1 or any(0 < answer.credit < 100 for answer in gaps[0].answers)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -22,6 +22,8 @@ from ...model import (
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
+from .scoring import grades, grades_policy, ordering_grading, ordering_policy, wrong_tick
+from ...xml import number as percent_text
 
 if TYPE_CHECKING:
     from .reader import Head, MoodleReader
@@ -47,15 +49,30 @@ def in_lang(text: Text | None, lang: str | None, context: str | None) -> Text | 
 def read_multichoice(r: MoodleReader, node) -> Read:
     head = r.head(node)
     single = trans_single(node.findtext("single"), True)
-    choices = _choices(r, node, head, single)
+    choices, percents = _choices(r, node, head, single)
     question = r.build(node, MultipleChoice, **head.fields, **_combined(r, node, head), choices=tuple(choices),
                        multiple_response=not single)
+    if question is not None and not single and grades_policy(percents) is None:
+        _inexact_grades(r, node, question, percents)
     return question, trans_single(node.findtext("shuffleanswers"), False)
 
 
-def _choices(r: MoodleReader, node, head: Head, single: bool) -> list[Choice]:
-    """The answers as options (each one the model cannot hold reported)."""
-    choices = []
+def _inexact_grades(r: MoodleReader, node, question: MultipleChoice, percents: list[float]) -> None:
+    """The options' grades are no policy of the model: the question reads as partial (right minus wrong)."""
+    right = [percent_text(p) for p in percents if p > 0]
+    wrong = [percent_text(p) for p in percents if p <= 0]
+    share = percent_text(wrong_tick(len(right)))
+    exact = ", ".join(percent_text(g) for g in grades([p > 0 for p in percents], True))
+    written = f"right options {', '.join(right)} %" + (f", wrong options {', '.join(wrong)} %" if wrong else "")
+    r.warn("W671", node, f"{r.subject}: Moodle grades its options as written ({written}), which is "
+           f"neither of lmsexport's scoring policies; it is read as partial: each right option ticked earns "
+           f"{share} % and each wrong one takes {share} % away",
+           f"for the same scores in Moodle, give the options these grades, in order: {exact} %")
+
+
+def _choices(r: MoodleReader, node, head: Head, single: bool) -> tuple[list[Choice], list[float]]:
+    """The answers as options (each one the model cannot hold reported), and their grades in percent."""
+    choices, percents = [], []
     for answer in node.iterchildren("answer"):
         text = r.text(answer, head.format, head.lang)
         if text is None or not text.value.strip():
@@ -70,7 +87,8 @@ def _choices(r: MoodleReader, node, head: Head, single: bool) -> list[Choice]:
         correct = percent >= 99.999 if single else percent > 0
         choices.append(Choice(id=letters(len(choices)), text=text, correct=correct,
                               feedback=r.text(answer.find("feedback"), head.format, head.lang)))
-    return choices
+        percents.append(percent)
+    return choices, percents
 
 
 def read_truefalse(r: MoodleReader, node) -> Read:
@@ -190,11 +208,20 @@ def read_matching(r: MoodleReader, node) -> Read:
 
 
 def read_ordering(r: MoodleReader, node) -> Read:
-    """qtype_ordering::import_from_xml(): the answers in document order are the right order."""
+    """qtype_ordering::import_from_xml(): the answers in document order are the right order; the
+    grading type ALL_OR_NOTHING or ABSOLUTE_POSITION is a policy, the others read as partial."""
     head = r.head(node)
     texts = [r.text(answer, head.format, head.lang) for answer in node.iterchildren("answer")]
     items = [OrderItem(id=letters(i), text=text) for i, text in enumerate(t for t in texts if t is not None)]
-    return r.build(node, Ordering, **head.fields, **_combined(r, node, head), items=tuple(items)), None
+    grading = ordering_grading(node.findtext("gradingtype"))
+    policy = ordering_policy(grading)
+    if policy is None:
+        r.warn("W671", node, f"{r.subject}: Moodle grades its order {grading}, which is neither of "
+               "lmsexport's scoring policies; it is read as partial: each item in its right place earns its share",
+               "grade it ABSOLUTE_POSITION (or ALL_OR_NOTHING) in Moodle for the same scores there")
+    scoring = "all_or_nothing" if policy == "all_or_nothing" else None
+    return r.build(node, Ordering, **head.fields, **_combined(r, node, head), items=tuple(items),
+                   scoring=scoring), None
 
 
 def read_description(r: MoodleReader, node) -> Read:
@@ -267,6 +294,7 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
         answers = [a for a in gap.alternatives if a.text.strip()]
         try:
             if gap.kind.startswith("shortanswer"):
+                _negative_credit(r, node, number, answers)
                 gaps.append(Gap(id=f"g{number}", answers=tuple(
                     Answer(text=unicodedata.normalize("NFC", a.text), credit=a.percent,
                            feedback=_cloze_text(r, node, a.feedback)) for a in answers)))
@@ -283,6 +311,16 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
 
 
 _UNHELD = {"numerical": "it asks for a number", "multiresponse": "it takes several answers"}
+
+
+def _negative_credit(r: MoodleReader, node, number: int, answers: list[moodlecloze.Alternative]) -> None:
+    """qtype_multianswer takes a gap's negative grade from the other gaps; the model's gap earns at least 0."""
+    negative = [a.text for a in answers if a.percent < 0]
+    if negative:
+        r.warn("W671", node, f"{r.subject}: gap {number} takes credit away in Moodle for "
+               f"{', '.join(map(repr, negative))}, from the other gaps; lmsexport's gaps never earn less than "
+               "nothing, so that answer scores 0 in every output", "give those answers 0 % in Moodle for the "
+               "same scores there")
 
 
 def _cloze_text(r: MoodleReader, node, value: str) -> Text | None:

@@ -32,7 +32,8 @@ from .rules import category_path, file_place, label, mark_language, moodle_tag, 
 from ...package import Package, WriteOptions
 from ...text import shorten
 from ...xml import element, number, sub
-from .writer_kinds import KIND_WRITERS, grades
+from .scoring import grades
+from .writer_kinds import KIND_WRITERS
 
 __all__ = ["EXTENSION", "grades", "write", "write_bank"]
 

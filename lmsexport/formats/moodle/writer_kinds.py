@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
@@ -18,46 +17,16 @@ from ...model import (
     Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text,
     TrueFalse,
 )
-from .rules import POSITIVE_GRADES, adds_up, join_feedback, mark_language, nearest_grade
+from .rules import join_feedback, mark_language, nearest_grade
+from .scoring import ORDERING_GRADINGS, WRONG_TICK, grades
 from ...text import html_words, words
 from ...xml import number, sub
 
 if TYPE_CHECKING:
     from .writer import QuestionOut
 
-ORDERING_GRADING = "ALL_OR_NOTHING"
-"""The whole order right gives the points, as the QTI and SCORM writers score ordering."""
 TRUE_FALSE_PENALTY = 1.0
 """A second try at a two-way question is worth nothing: qtype_truefalse's edit form default."""
-
-
-def grades(correct: Sequence[bool], multiple_response: bool) -> list[float]:
-    """Moodle answer fractions, in percent, for options of which `correct` are right.
-
-    One answer: 100 for the right option, 0 for the others. Multiple response: the right
-    options share 100 equally when Moodle's grade list has 100/n (n = 1-10 and 20; the
-    thirds, sixths, sevenths and ninths add up to 100 within Moodle's rounding); for
-    n = 11-19 the first 20-n are worth 10 and the rest 5; past 20 the first 20 are worth 5
-    and the rest 0. Each of m wrong options costs the smallest list value p with m x p >= 100
-    (within the list's rounding), so ticking every option totals under 0.0001 %, which
-    question_state::graded_state_for_fraction() grades as wrong.
-    """
-    if not multiple_response:
-        return [100.0 if right else 0.0 for right in correct]
-    shares = iter(_shares(sum(correct)))
-    wrong = len(correct) - sum(correct)
-    penalty = -next(p for p in reversed(POSITIVE_GRADES) if p * wrong > 100 - 0.001) if wrong else 0.0
-    return [next(shares) if right else penalty for right in correct]
-
-
-def _shares(count: int) -> list[float]:
-    """`count` list values adding up to 100 (to Moodle's rounding), as equal as the list allows."""
-    equal = next((share for share in POSITIVE_GRADES if adds_up([share] * count)), None)
-    if equal is not None:
-        return [equal] * count
-    if count < 20:
-        return [10.0] * (20 - count) + [5.0] * (2 * count - 20)
-    return [5.0] * 20 + [0.0] * (count - 20)
 
 
 def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
@@ -68,8 +37,15 @@ def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
     sub(node, "answernumbering", text="abc")  # the letters of the source's options and answer key
     sub(node, "showstandardinstruction", text="1")  # "Select one:" / "Select one or more:"
     _combined_feedback(out, shownumcorrect=question.multiple_response)
-    percents = grades([choice.correct for choice in question.choices], question.multiple_response)
-    _warn_unequal_shares(out, question, percents)
+    policy = out.quiz.scoring_of(question)
+    percents = grades([choice.correct for choice in question.choices], question.multiple_response, policy)
+    if question.multiple_response:
+        _warn_unequal_shares(out, question, percents)
+        if policy == "all_or_nothing":
+            share = number(next(p for p, c in zip(percents, question.choices, strict=True) if c.correct))
+            _cannot(out, "multiple response all or nothing (qtype_multichoice adds up the grades of the options "
+                    "ticked)", f"each right option ticked earns {share} % and any wrong tick "
+                    f"({number(WRONG_TICK)} % each) scores 0")
     for choice, percent in zip(question.choices, percents, strict=True):
         answer = out.rich(node, "answer", choice.text, {"fraction": number(percent)})
         out.rich(answer, "feedback", choice.feedback)
@@ -135,8 +111,11 @@ def write_matching(out: QuestionOut, question: Matching) -> None:
     """import_match(): a subquestion per pair; a distractor is a subquestion with an empty text.
 
     Moodle shows the right-hand items as plain text in drop-downs (format_string), so their
-    markup cannot come through."""
+    markup cannot come through. qtype_match gives each pair its share: partial scoring exactly."""
     out.header()
+    if out.quiz.scoring_of(question) == "all_or_nothing":
+        _cannot(out, "matching all or nothing (qtype_match grades right pairs / pairs)",
+                f"each of the {len(question.pairs)} pairs matched right earns its share of the points")
     sub(out.node, "shuffleanswers", text=_bool(out.quiz.settings.shuffle))
     _combined_feedback(out, shownumcorrect=True)
     for left, right in [(pair.left, pair.right) for pair in question.pairs] + [(None, d) for d in question.distractors]:
@@ -145,10 +124,12 @@ def write_matching(out: QuestionOut, question: Matching) -> None:
 
 
 def write_ordering(out: QuestionOut, question: Ordering) -> None:
-    """qtype_ordering::import_from_xml() (Moodle 4.4+ core): the answers in their right order."""
+    """qtype_ordering::import_from_xml() (Moodle 4.4+ core): the answers in their right order,
+    graded as the policy says (ABSOLUTE_POSITION for partial, ALL_OR_NOTHING)."""
     out.header()
+    grading = ORDERING_GRADINGS[out.quiz.scoring_of(question)]
     for name, value in (("layouttype", "VERTICAL"), ("selecttype", "ALL"), ("selectcount", str(len(question.items))),
-                        ("gradingtype", ORDERING_GRADING), ("showgrading", "SHOW"), ("numberingstyle", "none")):
+                        ("gradingtype", grading), ("showgrading", "SHOW"), ("numberingstyle", "none")):
         sub(out.node, name, text=value)
     _combined_feedback(out, shownumcorrect=None)
     sub(out.node, "shownumcorrect", text="1")  # read as a value here, not a presence flag
@@ -160,7 +141,11 @@ def write_fill_blanks(out: QuestionOut, question: FillBlanks) -> None:
     """import_multianswer(): the text with each gap written in Moodle's Cloze syntax.
 
     Each gap weighs points / gaps; Cloze weights are whole numbers (the question's mark is
-    their sum, so no `<defaultgrade>` is written, as Moodle's exporter does)."""
+    their sum, so no `<defaultgrade>` is written, as Moodle's exporter does). qtype_multianswer
+    gives each gap its share: partial scoring exactly."""
+    if out.quiz.scoring_of(question) == "all_or_nothing":
+        _cannot(out, "fill-in-the-blanks all or nothing (qtype_multianswer grades each gap on its own)",
+                f"each of the {len(question.gaps)} gaps earns its share of the points")
     weight = question.points / len(question.gaps)
     if weight < 1 or weight != int(weight):
         out.warn("W658", f"question {question.id} is worth {number(question.points)} points over "
@@ -178,7 +163,9 @@ def _cloze_gap(out: QuestionOut, gap: Gap, weight: int) -> str:
     """One gap: typed answers as SHORTANSWER, a drop-down as MULTICHOICE (MULTICHOICE_S when shuffled)."""
     if gap.answers:
         kind = "SHORTANSWER_C" if out.question.case_sensitive else "SHORTANSWER"
-        alternatives = [(_whole(out, a.credit, repr(a.text)), a.text, _bare_html(a.feedback))
+        # A gap earns at least 0 (docs/scoring.md); qtype_multianswer would take a negative
+        # credit from the other gaps, so such an answer is written as worth 0, which is the same.
+        alternatives = [(max(_whole(out, a.credit, repr(a.text)), 0.0), a.text, _bare_html(a.feedback))
                         for a in gap.answers]
         return moodlecloze.write_gap(weight, kind, alternatives)
     if len(gap.choices) < 2:  # the model allows it; Moodle's MULTICHOICE needs two answers
@@ -298,6 +285,17 @@ def _warn_unequal_shares(out: QuestionOut, question: MultipleChoice, percents: l
     if len(shares) > 1:
         split = " and ".join(f"{count} worth {number(share)} %" for share, count in shares.items())
         total = sum(shares.values())
+        wrong = [number(-p) for p, choice in zip(percents, question.choices, strict=True) if not choice.correct]
+        cost = f"; each wrong tick costs {wrong[0]} %" if wrong else ""
         out.warn("W651", f"question {question.id} has {total} right options and Moodle's grade list has no "
-                 f"100/{total} %, so they are not worth the same: {split} (in option order)")
+                 f"100/{total} %, so they are not worth the same: {split} (in option order){cost}")
+
+
+def _cannot(out: QuestionOut, feature: str, instead: str) -> None:
+    """The question's scoring policy is one Moodle cannot grade: what the learner gets instead
+    (nothing to say when both policies score the question alike)."""
+    if not out.question.scoring_matters:
+        return
+    out.warn("W661", f"question {out.question.id}: Moodle XML cannot score {feature}; the learner gets partial "
+             f"credit instead: {instead}")
 

@@ -43,6 +43,7 @@ def _common(quiz: Quiz, question: Question, version: str, texts: TextConverter) 
         "description": _interaction_description(question) if answered and version == "2004" else None,
         "points": question.points,
         "scored": None if question.scored else False,
+        "scoring": quiz.scoring_of(question) if question.has_parts else None,
         "lang": lang,
         "dir": direction(lang) if lang else None,
         "prompt": texts(question.prompt),

@@ -13,6 +13,7 @@
     markup: markdown     texts are Markdown (with math and images), or html: HTML as it is
     attempts: 2          attempts a learner has (SCORM packages)
     time: 30 min         time for one attempt (QTI, SCORM)
+    scoring: partial     partial credit (default) or all_or_nothing (docs/scoring.md)
     ---
 
 Unknown keys are errors with the closest known key suggested: a misspelt
@@ -26,7 +27,7 @@ import math
 import re
 from typing import Callable
 
-from ...model import FEEDBACK_MODES, is_identifier, is_language_tag
+from ...model import FEEDBACK_MODES, SCORING_POLICIES, is_identifier, is_language_tag
 from .syntax import MARKUPS
 
 _LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
@@ -78,6 +79,17 @@ def _feedback(value: str) -> str:
     if value not in FEEDBACK_MODES:
         raise ValueError(f"use one of: {', '.join(FEEDBACK_MODES)}")
     return value
+
+
+_POLICY_HINTS = {"partial": "each right part earns its share", "all_or_nothing": "the points only when all is right"}
+
+
+def _scoring(value: str) -> str:
+    """A scoring policy; `All-or-nothing` and `all or nothing` are read as `all_or_nothing`."""
+    policy = "_".join(value.lower().replace("-", " ").split())
+    if policy not in SCORING_POLICIES:
+        raise ValueError("use " + " or ".join(f"{name} ({_POLICY_HINTS[name]})" for name in SCORING_POLICIES))
+    return policy
 
 
 def _tags(value: str) -> tuple[str, ...]:
@@ -142,6 +154,7 @@ KEYS: dict[str, Callable[[str], object]] = {
     "markup": _markup,
     "attempts": _attempts,
     "time": _time_limit,
+    "scoring": _scoring,
 }
 
 

@@ -9,6 +9,7 @@ Problems are reported on the parser (`error`), all of them, before anything is b
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 from dataclasses import dataclass, field
@@ -129,7 +130,7 @@ def _attributes(parser, draft: Draft, header: dict) -> dict:
 def _attribute_value(key: str, value: str):
     if key == "points":
         return _points(value)
-    if key in ("id", "lang", "tags"):
+    if key in ("id", "lang", "tags", "scoring"):
         return HEADER_KEYS[key](value)
     if key == "case":
         if value.lower() not in ("sensitive", "insensitive"):
@@ -180,7 +181,20 @@ def _build(parser, draft: Draft, attributes: dict) -> Question | None:
     if builder is None or not prompt:
         return None
     question = builder(parser, draft, common, prompt, attributes)
+    if question is not None and "scoring" in attributes:
+        question = _scored(parser, draft, question, attributes["scoring"])
     return None if parser.problems else question
+
+
+def _scored(parser, draft: Draft, question: Question, policy: str) -> Question | None:
+    """The question with its own scoring policy, which only a question of several parts can have."""
+    if question.has_parts:
+        return dataclasses.replace(question, scoring=policy)
+    line, column, value = draft.attributes["scoring"]
+    parser.error("E221", f"{draft.name} has one part to get right, so @scoring changes nothing", line, column,
+                 "@scoring is for multiple-response (checkbox), matching, ordering and fill-in-the-blanks "
+                 "questions; remove it here", max(1, len(value)))
+    return None
 
 
 def _kind_builder(parser, draft: Draft, prompt: str):

@@ -7,7 +7,7 @@
     Description.                everything before the first question
 
     1. Question prompt          a number and `.` or `)`; following lines continue it
-       @points: 2               question attributes (points, title, lang, tags, case, lines)
+       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring)
        • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
        *• correct option        `*` right before the bullet or label marks it correct
        • [x] / • [ ]            checkboxes: multiple response
@@ -43,7 +43,7 @@ from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
 from ...markup import Sanitiser
-from ...model import MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
 from . import pools
 from .header import parse_header
@@ -333,6 +333,7 @@ def read(
             feedback=header.get("feedback", "immediate"),
             attempts=header.get("attempts"),
             time_limit=header.get("time"),
+            scoring=header.get("scoring", DEFAULT_SCORING),
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),

@@ -57,7 +57,7 @@ NUMERIC = re.compile(
 TRUE, FALSE = frozenset({"true", "t"}), frozenset({"false", "f"})
 """A single `=` answer that makes a true/false question."""
 
-ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines")
+ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring")
 """The `@name: value` attributes of a question."""
 ESSAY_LINES = 10
 """The size of an essay's answer box when `@lines` does not say."""

@@ -17,7 +17,7 @@ import posixpath
 from collections import Counter
 
 from ...diagnostics import Log, SourceSpan
-from ...model import MEDIA_TYPES, Pool, Question, Quiz
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, Pool, Question, Quiz
 from ...package import Package, WriteOptions
 from .syntax import ESSAY_LINES, PREAMBLE_BREAKS, classify
 from .writer_kinds import BODIES, sentence_lines
@@ -114,6 +114,7 @@ class _Writer:
             "feedback": None if settings.feedback == "immediate" else settings.feedback,
             "attempts": settings.attempts and str(settings.attempts),
             "time": settings.time_limit and _duration(settings.time_limit),
+            "scoring": None if settings.scoring == DEFAULT_SCORING else settings.scoring,
             "tags": self._tags(quiz.tags), "lint": self._lint(quiz.lint_ignore),
         }
         return ["---", *(f"{key}: {value}" for key, value in fields.items() if value), "---"]
@@ -204,6 +205,7 @@ class _Writer:
             attributes.append(("case", "sensitive"))
         if question.kind == "essay" and question.lines != ESSAY_LINES:
             attributes.append(("lines", str(question.lines)))
+        attributes += [("scoring", question.scoring)] if question.scoring else []
         return attributes
 
     def _missing_images(self, shown: list[str]) -> None:

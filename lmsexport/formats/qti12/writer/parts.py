@@ -39,9 +39,18 @@ class Context:
     """The question's TextWriter (writer/text.py)."""
     notes: Notes
     quiz_lang: str | None = None
+    scoring: str = "partial"
+    """The policy the question is scored by (model.Quiz.scoring_of)."""
 
     def answer_ident(self, number: int) -> str:
         return names.answer_ident(self.position, number)
+
+    def partial_only(self, instead: str) -> None:
+        """Canvas grades this kind by its own partial credit (docs/scoring.md): say what the learner
+        gets when the question is to be scored all or nothing."""
+        if self.scoring == "all_or_nothing" and self.question.scoring_matters:
+            self.warn("W863", f"Canvas cannot score it all or nothing; the learner gets partial credit instead: "
+                      f"{instead}", "score it partially, or regrade the question in Canvas")
 
     def warn(self, code: str, message: str, hint: str = "") -> None:
         self.notes.warn(self.question, code, f"question {self.question.id}: {message}", hint)

@@ -87,6 +87,7 @@ def write_fill_blanks(context: Context) -> Parts:
     condition adding the gap's share when its (first) right label is given. Canvas has no question
     mixing both: then every gap is typed, a drop-down's choices listed after it (W852)."""
     question: FillBlanks = context.question
+    context.partial_only("each gap given its right answer earns its share")
     typed = any(gap.answers for gap in question.gaps)
     if typed and any(gap.choices for gap in question.gaps):
         context.warn("W852", "Canvas has no question with both typed and drop-down gaps: it is written as fill in "

@@ -36,6 +36,8 @@ from .text import TextReader, Unreadable, order_assets
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where what an item scores otherwise than the model can say is told (W821)."""
 
 
 class _Ref(NamedTuple):
@@ -66,7 +68,7 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     span = SourceSpan(source, root.sourceline or 0)
     subject = f"the item {root.get('identifier', '')!r}"
     try:
-        question = read_question(root, Item("q1", lang, span, TextReader(log=log, subject=subject, span=span)))
+        question = read_question(root, Item("q1", lang, span, TextReader(log=log, subject=subject, span=span), log=log))
         return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
                     settings=Settings(shuffle=_shuffled([root])))
     except (Unreadable, ModelError, ValueError) as exc:
@@ -207,7 +209,7 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
     subject = f"question {number} (item {root.get('identifier', identifier)!r})"
     found = dict(assets)
     item = Item(_identifier(identifier, "q"), lang, span, TextReader(ref.path, files, assets, log=log,
-                                                                     subject=subject, span=span), ref.weight, tags)
+                                                                     subject=subject, span=span), ref.weight, tags, log)
     try:
         question = read_question(root, item)
     except (Unreadable, ModelError, ValueError) as exc:

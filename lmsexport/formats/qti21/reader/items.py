@@ -17,7 +17,7 @@ import copy
 import dataclasses
 
 from .. import names
-from ....diagnostics import SourceSpan
+from ....diagnostics import Log, SourceSpan
 from ....model import (
     Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering,
     Question, ShortAnswer, Text, TrueFalse,
@@ -26,6 +26,7 @@ from ....text import default_title
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, read_gap_match, score_set, typed_answers
+from .scoring import policy
 from .text import NoKind, TextReader, Unreadable, html_text, unindent
 
 _Q = f"{{{NS['qti']}}}"
@@ -44,6 +45,8 @@ class Item:
     reader: TextReader
     weight: str | None = None
     tags: tuple[str, ...] = ()
+    log: Log = dataclasses.field(default_factory=Log)
+    """Where what the item scores otherwise than the model can say is told (W821)."""
 
 
 def read_question(root, item: Item) -> Question:
@@ -60,6 +63,7 @@ def read_question(root, item: Item) -> Question:
     question = dataclasses.replace(question, explanation=feedback.always(), correct_feedback=correct,
                                    incorrect_feedback=incorrect)
     feedback.finish()
+    question = _scored(root, question, item)
     title = root.get("title")
     return dataclasses.replace(question, title=title) if title and title != default_title(question.prompt, question.id) else question
 
@@ -85,6 +89,19 @@ def _has_a_kind(root) -> None:
             raise NoKind(f"its {name} asks for places on an image, for which lmsexport has no kind", node)
         if name in _CUSTOM:
             raise NoKind(f"its {name} is run by the tool that made it, which no other format can", node)
+
+
+def _scored(root, question: Question, item: Item) -> Question:
+    """The question with the item's scoring policy (the quiz's is partial), warning when it is not exact."""
+    if not question.has_parts:
+        return question
+    found, instead = policy(root, question)
+    if instead is not None:
+        item.log.warn("W821", f"question {question.id}: the QTI item scores {instead}, which is neither of "
+                      f"lmsexport's scoring policies; it is read as {found}", item.span,
+                      "every output scores it by that policy (docs/scoring.md); give the question the policy you "
+                      "want (in a quiz text, @scoring)")
+    return dataclasses.replace(question, scoring=found) if found != "partial" else question
 
 
 def interactions_of(root) -> list:

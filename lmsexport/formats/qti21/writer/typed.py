@@ -19,7 +19,7 @@ from ....model import Answer, FillBlanks, Gap, Numeric, ShortAnswer, Text
 from ....xml import sub
 from .body import gap_token
 from .kinds import Context, Parts, declaration
-from .processing import condition, credit_value, float_outcome, set_outcome, show, value, variable, x
+from .processing import all_counted, condition, counted_share, credit_value, float_outcome, set_outcome, show, value, variable, x
 
 
 def write_short_answer(context: Context) -> Parts:
@@ -70,8 +70,10 @@ def _equal(number_: str, tolerance: str | None):
 
 def write_fill_blanks(context: Context) -> Parts:
     """The text with its gaps in one div. Each gap's mapping gives its credit as a fraction
-    (1 = right), added up in GAPS; SCORE = MAXSCORE * GAPS / number of gaps, so the gaps share
-    the points equally and all gaps right give exactly the points (no sum of rounded shares)."""
+    (1 = right), added up in GAPS. Partial: SCORE = MAXSCORE * GAPS / number of gaps, so the
+    gaps share the points equally and all gaps right give exactly the points (no sum of rounded
+    shares). All or nothing: SCORE = MAXSCORE when GAPS is the number of gaps (each credit is
+    at most 1, so only when every gap is right in full), else 0."""
     question: FillBlanks = context.question
     parts = Parts(stem=False, interactions=_gap_interactions(question), outcomes=[float_outcome(names.GAPS, "0")])
     if len(parts.interactions) > 1:
@@ -97,8 +99,10 @@ def write_fill_blanks(context: Context) -> Parts:
             interactions[gap.id] = _inline_choice(context, identifier, gap)
             parts.scoring.append(_mapped_gap_score(identifier))
             _choice_gap_feedback(parts, identifier, gap)
-    fraction = x("divide", None, variable(names.GAPS), value("float", str(len(question.gaps))))
-    parts.scoring.append(set_outcome(names.SCORE, x("product", None, variable(names.MAXSCORE), fraction)))
+    if context.scoring == "all_or_nothing":
+        parts.scoring.append(all_counted(names.GAPS, len(question.gaps)))
+    else:
+        parts.scoring.append(counted_share(names.GAPS, len(question.gaps)))
     marked = "".join(part if isinstance(part, str) else gap_token(part.id) for part in question.segments)
     stem = x("div")
     # The segments are plain text (model.FillBlanks), whatever the prompt's format.

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lmsexport.model import Answer, Choice, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, OrderItem, Ordering, Question, Quiz, Settings, Text
+from lmsexport.model import (
+    Answer, Choice, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, OrderItem, Ordering, Question, Quiz,
+    Settings, Text,
+)
 
 POLICIES = ("partial", "all_or_nothing")
 

@@ -21,7 +21,10 @@ from decimal import Decimal
 from collections.abc import Callable
 
 from ...ids import letters
-from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Question, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, Question, ShortAnswer, Text, TrueFalse,
+)
 from .answers import Option, feedback_of, options, typed
 from .lexer import Chars
 from .parts import BLANK, Context, Parsed

@@ -28,6 +28,7 @@ from ...ids import slug
 from ...markup import Sanitiser
 from ...model import Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
 from .reader_files import link_files, old_image, unlinked
+from .reader_context import Head
 from .reader_kinds import KIND_READERS, in_lang
 from .reader_losses import skipped_type, warn_losses
 from .reader_mapped import MAPPED_READERS
@@ -45,18 +46,6 @@ _FATAL = frozenset({"E609", "E610"})
 _SKIPS = ("W681", "W682")
 """The warnings of a question skipped: errors instead (E603-E607) when no question can be read."""
 _NUMBERED = re.compile(r"(.*) \((\d+)\)", re.DOTALL)
-
-
-@dataclass
-class Head:
-    """What every question type shares (import_headers), read before its own parts."""
-
-    fields: dict
-    """Keyword arguments for the model's question: id, title, points, prompt, explanation, source."""
-    lang: str | None
-    """The language its prompt is marked with."""
-    format: str
-    """The question text's format: the default of every other text of the question."""
 
 
 @dataclass

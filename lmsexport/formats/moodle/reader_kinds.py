@@ -13,7 +13,6 @@ import html
 import re
 import unicodedata
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
 from ...ids import letters
@@ -21,12 +20,10 @@ from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, ModelError, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from .reader_context import Head, Reading
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
 from .scoring import grades, grades_policy, ordering_grading, ordering_policy, wrong_tick
 from ...xml import number as percent_text
-
-if TYPE_CHECKING:
-    from .reader import Head, MoodleReader
 
 _PLAIN_FORMATS = ("plain_text", "markdown")
 _SPACE = re.compile(r"\s+")
@@ -46,7 +43,7 @@ def in_lang(text: Text | None, lang: str | None, context: str | None) -> Text | 
     return replace(text, lang=lang if lang != context else None)
 
 
-def read_multichoice(r: MoodleReader, node) -> Read:
+def read_multichoice(r: Reading, node) -> Read:
     head = r.head(node)
     single = trans_single(node.findtext("single"), True)
     choices, percents = _choices(r, node, head, single)
@@ -57,7 +54,7 @@ def read_multichoice(r: MoodleReader, node) -> Read:
     return question, trans_single(node.findtext("shuffleanswers"), False)
 
 
-def _inexact_grades(r: MoodleReader, node, question: MultipleChoice, percents: list[float]) -> None:
+def _inexact_grades(r: Reading, node, question: MultipleChoice, percents: list[float]) -> None:
     """The options' grades are no policy of the model: the question reads as partial (right minus wrong)."""
     right = [percent_text(p) for p in percents if p > 0]
     wrong = [percent_text(p) for p in percents if p <= 0]
@@ -70,7 +67,7 @@ def _inexact_grades(r: MoodleReader, node, question: MultipleChoice, percents: l
            f"for the same scores in Moodle, give the options these grades, in order: {exact} %")
 
 
-def _choices(r: MoodleReader, node, head: Head, single: bool) -> tuple[list[Choice], list[float]]:
+def _choices(r: Reading, node, head: Head, single: bool) -> tuple[list[Choice], list[float]]:
     """The answers as options (each one the model cannot hold reported), and their grades in percent."""
     choices, percents = [], []
     for answer in node.iterchildren("answer"):
@@ -91,7 +88,7 @@ def _choices(r: MoodleReader, node, head: Head, single: bool) -> tuple[list[Choi
     return choices, percents
 
 
-def read_truefalse(r: MoodleReader, node) -> Read:
+def read_truefalse(r: Reading, node) -> Read:
     """import_truefalse(): the `true` answer's fraction decides; texts other than true/false go by order."""
     head = r.head(node)
     value, feedback = None, {}
@@ -110,7 +107,7 @@ def read_truefalse(r: MoodleReader, node) -> Read:
                    incorrect_feedback=feedback.get(not value)), None
 
 
-def read_shortanswer(r: MoodleReader, node) -> Read:
+def read_shortanswer(r: Reading, node) -> Read:
     """import_shortanswer(): plain-text answers, `*` a wildcard; a last `*` worth 0 is the incorrect feedback."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "shortanswer")
@@ -119,7 +116,7 @@ def read_shortanswer(r: MoodleReader, node) -> Read:
     return r.build(node, ShortAnswer, **head.fields, **feedback, answers=answers, case_sensitive=case), None
 
 
-def read_numerical(r: MoodleReader, node) -> Read:
+def read_numerical(r: Reading, node) -> Read:
     """import_numerical(): a number and an absolute tolerance per answer; units are not read."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "numerical")
@@ -137,7 +134,7 @@ def read_numerical(r: MoodleReader, node) -> Read:
     return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers)), None
 
 
-def _typed(r: MoodleReader, node, head: Head, kind: str):
+def _typed(r: Reading, node, head: Head, kind: str):
     """A shortanswer's or numerical's answers as (node, text, percent, own feedback), and the question's feedback.
 
     lmsexport joins the question's correct / incorrect feedback to the answers' own
@@ -159,7 +156,7 @@ def _typed(r: MoodleReader, node, head: Head, kind: str):
     return rows, feedback
 
 
-def _feedback(r: MoodleReader, node, head: Head) -> tuple[Text | None, str | None, Text | None]:
+def _feedback(r: Reading, node, head: Head) -> tuple[Text | None, str | None, Text | None]:
     """An answer's own feedback, and the question's feedback joined to it (`correct` / `incorrect`)."""
     fragment, lang, text_format = r.fragment(node, head.format)
     if fragment is None:
@@ -173,7 +170,7 @@ def _feedback(r: MoodleReader, node, head: Head) -> tuple[Text | None, str | Non
     return _marked(r, node, own, head), which, _marked(r, node, joined, head)
 
 
-def _marked(r: MoodleReader, node, fragment: str, head: Head) -> Text | None:
+def _marked(r: Reading, node, fragment: str, head: Head) -> Text | None:
     if not fragment:
         return None
     inner, lang = unmark_language(fragment)
@@ -181,14 +178,14 @@ def _marked(r: MoodleReader, node, fragment: str, head: Head) -> Text | None:
     return None if cleaned is None else in_lang(text_from_html(cleaned), lang, head.lang)
 
 
-def read_essay(r: MoodleReader, node) -> Read:
+def read_essay(r: Reading, node) -> Read:
     """import_essay(): the answer box's size; grader information and a response template are not read."""
     head = r.head(node)
     lines = r.number(node, "responsefieldlines", 15) or 15
     return r.build(node, Essay, **head.fields, lines=min(max(int(lines), 1), 100)), None
 
 
-def read_matching(r: MoodleReader, node) -> Read:
+def read_matching(r: Reading, node) -> Read:
     """import_match(): each subquestion a pair; one with an empty text a right-hand item matching nothing."""
     head = r.head(node)
     pairs, distractors = [], []
@@ -207,7 +204,7 @@ def read_matching(r: MoodleReader, node) -> Read:
     return question, trans_single(node.findtext("shuffleanswers"), True)
 
 
-def read_ordering(r: MoodleReader, node) -> Read:
+def read_ordering(r: Reading, node) -> Read:
     """qtype_ordering::import_from_xml(): the answers in document order are the right order; the
     grading type ALL_OR_NOTHING or ABSOLUTE_POSITION is a policy, the others read as partial."""
     head = r.head(node)
@@ -224,12 +221,12 @@ def read_ordering(r: MoodleReader, node) -> Read:
                    scoring=scoring), None
 
 
-def read_description(r: MoodleReader, node) -> Read:
+def read_description(r: Reading, node) -> Read:
     """import_description(): the header alone, worth nothing."""
     return r.build(node, Description, **r.head(node, points=0.0).fields), None
 
 
-def read_cloze(r: MoodleReader, node) -> Read:
+def read_cloze(r: Reading, node) -> Read:
     """import_multianswer(): the gaps of the question text, parsed as qtype_multianswer does."""
     questiontext = node.find("questiontext")
     fragment, lang, text_format = r.fragment(questiontext, "html")
@@ -252,7 +249,7 @@ def read_cloze(r: MoodleReader, node) -> Read:
     return question, (all(votes) if votes else None)
 
 
-def gap_parts(r: MoodleReader, node, pieces: list[str]) -> list[str]:
+def gap_parts(r: Reading, node, pieces: list[str]) -> list[str]:
     """The HTML around a question's gaps, sanitised, as the plain texts the model's gap questions
     hold, the loss of any formatting beyond paragraphs and line breaks warned (W689)."""
     joined = r.clean(_GAP.join(pieces), node) or ""
@@ -280,7 +277,7 @@ def _plain(fragment: str) -> str:
     return unicodedata.normalize("NFC", _BLANK_LINES.sub("\n\n", lines).strip())
 
 
-def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | None:
+def _gaps(r: Reading, node, found: list[moodlecloze.Gap]) -> list[Gap] | None:
     """The sub-questions as the model's gaps, None after reporting one it cannot hold."""
     def refuse(message: str) -> None:
         r.problem("E605", node, f"the Cloze question {r.name(node)!r} cannot be read: {message}",
@@ -313,7 +310,7 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
 _UNHELD = {"numerical": "it asks for a number", "multiresponse": "it takes several answers"}
 
 
-def _negative_credit(r: MoodleReader, node, number: int, answers: list[moodlecloze.Alternative]) -> None:
+def _negative_credit(r: Reading, node, number: int, answers: list[moodlecloze.Alternative]) -> None:
     """qtype_multianswer takes a gap's negative grade from the other gaps; the model's gap earns at least 0."""
     negative = [a.text for a in answers if a.percent < 0]
     if negative:
@@ -323,12 +320,12 @@ def _negative_credit(r: MoodleReader, node, number: int, answers: list[moodleclo
                "same scores there")
 
 
-def _cloze_text(r: MoodleReader, node, value: str) -> Text | None:
+def _cloze_text(r: Reading, node, value: str) -> Text | None:
     cleaned = r.clean(value, node.find("questiontext")) if value.strip() else None
     return text_from_html(cleaned) if cleaned is not None else None
 
 
-def _combined(r: MoodleReader, node, head: Head) -> dict:
+def _combined(r: Reading, node, head: Head) -> dict:
     """import_combined_feedback(): the incorrect feedback, else the partly correct one (the model has one)."""
     incorrect = r.text(node.find("incorrectfeedback"), head.format, head.lang)
     if incorrect is None:
@@ -337,7 +334,7 @@ def _combined(r: MoodleReader, node, head: Head) -> dict:
             "incorrect_feedback": incorrect}
 
 
-def _percent(r: MoodleReader, answer, kind: str = "multichoice") -> float | None:
+def _percent(r: Reading, answer, kind: str = "multichoice") -> float | None:
     percent = answer_percent(answer, kind)
     if percent is None:
         r.problem("E604", answer, f"answer grade {answer.get('fraction')!r} is not a number",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
 from ...model import (
@@ -19,17 +18,15 @@ from ...model import (
 )
 from .rules import join_feedback, mark_language, nearest_grade
 from .scoring import ORDERING_GRADINGS, WRONG_TICK, grades
+from .writer_context import QuestionWriting
 from ...text import html_words, words
 from ...xml import number, sub
-
-if TYPE_CHECKING:
-    from .writer import QuestionOut
 
 TRUE_FALSE_PENALTY = 1.0
 """A second try at a two-way question is worth nothing: qtype_truefalse's edit form default."""
 
 
-def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
+def write_multiple_choice(out: QuestionWriting, question: MultipleChoice) -> None:
     out.header()
     node = out.node
     sub(node, "single", text="false" if question.multiple_response else "true")
@@ -51,7 +48,7 @@ def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
         out.rich(answer, "feedback", choice.feedback)
 
 
-def write_true_false(out: QuestionOut, question: TrueFalse) -> None:
+def write_true_false(out: QuestionWriting, question: TrueFalse) -> None:
     """import_truefalse(): the answers `true` and `false`, each with the feedback shown when picked.
 
     qtype_truefalse has no combined feedback, so the question's correct feedback goes on the
@@ -64,7 +61,7 @@ def write_true_false(out: QuestionOut, question: TrueFalse) -> None:
         out.rich(answer, "feedback", question.correct_feedback if right else question.incorrect_feedback)
 
 
-def write_short_answer(out: QuestionOut, question: ShortAnswer) -> None:
+def write_short_answer(out: QuestionWriting, question: ShortAnswer) -> None:
     """import_shortanswer(): plain-text answers, `*` a wildcard and `\\*` a star (as in the model), `usecase`.
 
     Moodle grades the first answer a response matches, in file order, as the model does."""
@@ -78,7 +75,7 @@ def write_short_answer(out: QuestionOut, question: ShortAnswer) -> None:
         _catch_all(out)
 
 
-def write_numeric(out: QuestionOut, question: Numeric) -> None:
+def write_numeric(out: QuestionWriting, question: Numeric) -> None:
     """import_numerical(): each answer a number with an absolute `<tolerance>`, first match first; no units."""
     out.header()
     for answer in question.answers:
@@ -94,7 +91,7 @@ def write_numeric(out: QuestionOut, question: Numeric) -> None:
     out.rich(out.node, "instructions")
 
 
-def write_essay(out: QuestionOut, question: Essay) -> None:
+def write_essay(out: QuestionWriting, question: Essay) -> None:
     """import_essay(): an HTML editor of `lines` lines, no attachments; marked by a person."""
     out.header()
     _no_combined_feedback(out, "qtype_essay")
@@ -107,7 +104,7 @@ def write_essay(out: QuestionOut, question: Essay) -> None:
     out.rich(out.node, "responsetemplate")
 
 
-def write_matching(out: QuestionOut, question: Matching) -> None:
+def write_matching(out: QuestionWriting, question: Matching) -> None:
     """import_match(): a subquestion per pair; a distractor is a subquestion with an empty text.
 
     Moodle shows the right-hand items as plain text in drop-downs (format_string), so their
@@ -123,7 +120,7 @@ def write_matching(out: QuestionOut, question: Matching) -> None:
         sub(sub(node, "answer"), "text", text=_plain(out, right))
 
 
-def write_ordering(out: QuestionOut, question: Ordering) -> None:
+def write_ordering(out: QuestionWriting, question: Ordering) -> None:
     """qtype_ordering::import_from_xml() (Moodle 4.4+ core): the answers in their right order,
     graded as the policy says (ABSOLUTE_POSITION for partial, ALL_OR_NOTHING)."""
     out.header()
@@ -137,7 +134,7 @@ def write_ordering(out: QuestionOut, question: Ordering) -> None:
         out.rich(out.node, "answer", item.text, {"fraction": str(position)})
 
 
-def write_fill_blanks(out: QuestionOut, question: FillBlanks) -> None:
+def write_fill_blanks(out: QuestionWriting, question: FillBlanks) -> None:
     """import_multianswer(): the text with each gap written in Moodle's Cloze syntax.
 
     Each gap weighs points / gaps; Cloze weights are whole numbers (the question's mark is
@@ -159,7 +156,7 @@ def write_fill_blanks(out: QuestionOut, question: FillBlanks) -> None:
     _no_combined_feedback(out, "qtype_multianswer")
 
 
-def _cloze_gap(out: QuestionOut, gap: Gap, weight: int) -> str:
+def _cloze_gap(out: QuestionWriting, gap: Gap, weight: int) -> str:
     """One gap: typed answers as SHORTANSWER, a drop-down as MULTICHOICE (MULTICHOICE_S when shuffled)."""
     if gap.answers:
         kind = "SHORTANSWER_C" if out.question.case_sensitive else "SHORTANSWER"
@@ -178,7 +175,7 @@ def _cloze_gap(out: QuestionOut, gap: Gap, weight: int) -> str:
                                                 for c in gap.choices])
 
 
-def write_description(out: QuestionOut, question: Description) -> None:
+def write_description(out: QuestionWriting, question: Description) -> None:
     """import_description(): the header alone; Moodle forces its mark to 0."""
     out.header()
     _no_combined_feedback(out, "qtype_description")
@@ -198,7 +195,7 @@ KIND_WRITERS = {
 """Model kind -> (Moodle question type, writer)."""
 
 
-def _combined_feedback(out: QuestionOut, *, shownumcorrect: bool | None) -> None:
+def _combined_feedback(out: QuestionWriting, *, shownumcorrect: bool | None) -> None:
     """import_combined_feedback(): right, partly right (less than full marks: the incorrect feedback), wrong."""
     question = out.question
     out.rich(out.node, "correctfeedback", question.correct_feedback)
@@ -208,7 +205,7 @@ def _combined_feedback(out: QuestionOut, *, shownumcorrect: bool | None) -> None
         sub(out.node, "shownumcorrect")  # its presence means true: "You have correctly selected 1."
 
 
-def _no_combined_feedback(out: QuestionOut, qtype: str) -> None:
+def _no_combined_feedback(out: QuestionWriting, qtype: str) -> None:
     question = out.question
     for field, text in (("correct", question.correct_feedback), ("incorrect", question.incorrect_feedback)):
         if text is not None:
@@ -216,7 +213,7 @@ def _no_combined_feedback(out: QuestionOut, qtype: str) -> None:
                      "it; it is left out (put it in the explanation, shown to everyone)")
 
 
-def _answer_feedback(out: QuestionOut, own: Text | None, credit: float) -> str:
+def _answer_feedback(out: QuestionWriting, own: Text | None, credit: float) -> str:
     """An answer's feedback, then the question's correct (full credit) or incorrect feedback.
 
     shortanswer and numerical have no combined feedback: Moodle shows the matched answer's."""
@@ -226,7 +223,7 @@ def _answer_feedback(out: QuestionOut, own: Text | None, credit: float) -> str:
     return fragment if combined is None else join_feedback(fragment, out.fragment(combined), which)
 
 
-def _catch_all(out: QuestionOut, *, numerical: bool = False) -> None:
+def _catch_all(out: QuestionWriting, *, numerical: bool = False) -> None:
     """The incorrect feedback as a last answer `*` worth 0 (any other response), Moodle's idiom for it."""
     if out.question.incorrect_feedback is None:
         return
@@ -237,7 +234,7 @@ def _catch_all(out: QuestionOut, *, numerical: bool = False) -> None:
         sub(node, "tolerance", text="0")
 
 
-def _grade(out: QuestionOut, credit: float, what: str) -> str:
+def _grade(out: QuestionWriting, credit: float, what: str) -> str:
     """`credit` as a grade Moodle accepts (its list), with a warning when that changes it."""
     grade = nearest_grade(credit)
     if abs(grade - credit) >= 0.001:
@@ -246,7 +243,7 @@ def _grade(out: QuestionOut, credit: float, what: str) -> str:
     return number(grade)
 
 
-def _whole(out: QuestionOut, credit: float, what: str) -> float:
+def _whole(out: QuestionWriting, credit: float, what: str) -> float:
     """A Cloze answer's credit in whole percent (older Moodle Cloze parsers read `%(-?[0-9]+)%` only)."""
     if credit != round(credit):
         out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %; Cloze answers "
@@ -254,7 +251,7 @@ def _whole(out: QuestionOut, credit: float, what: str) -> float:
     return float(round(credit))
 
 
-def _plain(out: QuestionOut, text: Text) -> str:
+def _plain(out: QuestionWriting, text: Text) -> str:
     """A right-hand matching item as the plain text Moodle shows, with a warning when markup is lost."""
     if text.format == "plain":
         return text.value
@@ -280,7 +277,7 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _warn_unequal_shares(out: QuestionOut, question: MultipleChoice, percents: list[float]) -> None:
+def _warn_unequal_shares(out: QuestionWriting, question: MultipleChoice, percents: list[float]) -> None:
     shares = Counter(p for p, choice in zip(percents, question.choices, strict=True) if choice.correct)
     if len(shares) > 1:
         split = " and ".join(f"{count} worth {number(share)} %" for share, count in shares.items())
@@ -291,7 +288,7 @@ def _warn_unequal_shares(out: QuestionOut, question: MultipleChoice, percents: l
                  f"100/{total} %, so they are not worth the same: {split} (in option order){cost}")
 
 
-def _cannot(out: QuestionOut, feature: str, instead: str) -> None:
+def _cannot(out: QuestionWriting, feature: str, instead: str) -> None:
     """The question's scoring policy is one Moodle cannot grade: what the learner gets instead
     (nothing to say when both policies score the question alike)."""
     if not out.question.scoring_matters:

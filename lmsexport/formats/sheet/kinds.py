@@ -7,7 +7,10 @@ the question, or None once it has reported why it cannot be one.
 from __future__ import annotations
 
 from ...ids import letters as ids
-from ...model import Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse
+from ...model import (
+    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
+)
 from . import gaps, values
 from .columns import OPTION_LETTERS
 from .rows import RowReader

@@ -23,7 +23,10 @@ from ...model import (
 )
 from .choices import apply_key, choice
 from .header import KEYS as HEADER_KEYS
-from .syntax import ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap, unquote
+from .syntax import (
+    ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap,
+    unquote,
+)
 
 
 @dataclass

@@ -21,7 +21,9 @@ from decimal import Decimal, InvalidOperation
 
 from ...diagnostics import SourceSpan
 from ...ids import letters
-from ...model import Answer, Choice, ModelError, Essay, MultipleChoice, Numeric, NumericAnswer, Question, ShortAnswer, TrueFalse
+from ...model import (
+    Answer, Choice, ModelError, Essay, MultipleChoice, Numeric, NumericAnswer, Question, ShortAnswer, TrueFalse,
+)
 from .drafts import QuestionDraft
 
 _TRUE_FALSE = ("true", "True", "false", "False")

@@ -18,6 +18,7 @@ from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
 from ....xml import NS, number
 from .feedback import Feedback, picked, variable_of
+from .responses import correct_values, declaration
 from .text import NoKind, TextReader, Unreadable, unindent
 
 _Q = f"{{{NS['qti']}}}"
@@ -152,8 +153,6 @@ def _plain(node) -> str:
 
 
 def _gap(root, node, feedback: Feedback, reader: TextReader) -> tuple[Gap, bool | None]:
-    from .items import correct_values, declaration
-
     response = node.get("responseIdentifier", "")
     declared = declaration(root, response)
     gap_id = response.removeprefix(f"{names.RESPONSE}_")
@@ -178,8 +177,6 @@ def _gap(root, node, feedback: Feedback, reader: TextReader) -> tuple[Gap, bool 
 def _number_gap(root, declared, gap_id: str, reader: TextReader) -> Gap:
     """A gap that takes a number, as a typed gap whose answer is the number as written and in its
     shortest form (the model's gaps compare text), warned (W883)."""
-    from .items import correct_values
-
     values = correct_values(declared)
     if not values:
         raise Unreadable("the response declaration has no correctResponse", declared)
@@ -203,8 +200,6 @@ def read_gap_match(root, interactions, common: dict, feedback: Feedback, reader:
     words = {n.get("identifier"): n for n in interaction.iterfind(f"{_Q}gapText")}
     if interaction.find(f"{_Q}gapImg") is not None:
         raise NoKind("its words to drag are images, which the model's gaps cannot offer", interactions[0])
-    from .items import correct_values, declaration
-
     right: dict[str, list[str]] = {}
     for value in correct_values(declaration(root, interaction.get("responseIdentifier", ""))):
         word, _, gap = value.partition(" ")

@@ -26,6 +26,7 @@ from ....text import default_title
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, read_gap_match, score_set, typed_answers
+from .responses import correct_values, declaration
 from .scoring import policy
 from .text import NoKind, TextReader, Unreadable, html_text, unindent
 
@@ -134,17 +135,6 @@ def _alone(interactions: list) -> bool:
     body = holder.getparent()
     return (body is not None and body.tag == f"{_Q}itemBody" and holder is body[-1] and len(holder) == 1
             and not (holder.text or "").strip() and not (interactions[0].tail or "").strip())
-
-
-def declaration(root, identifier: str):
-    for node in root.iterfind(f"{_Q}responseDeclaration"):
-        if node.get("identifier") == identifier:
-            return node
-    raise Unreadable(f"no responseDeclaration for the interaction's response {identifier!r}", root)
-
-
-def correct_values(declaration_) -> list[str]:
-    return [node.text.strip() for node in declaration_.iterfind(f"{_Q}correctResponse/{_Q}value") if node.text]
 
 
 def points(root, weight: str | None) -> float:

@@ -16,7 +16,9 @@ from ....model import Choice, Description, Essay, Matching, MultipleChoice, Orde
 from ....text import words
 from ....xml import number, sub
 from .body import TextWriter
-from .processing import all_or_nothing, condition, counted_share, float_outcome, set_outcome, share, show, value, variable, x
+from .processing import (
+    all_or_nothing, condition, counted_share, float_outcome, set_outcome, share, show, value, variable, x,
+)
 
 TRUE_FALSE_LABELS = {
     "en": ("True", "False"), "fr": ("Vrai", "Faux"), "de": ("Wahr", "Falsch"), "es": ("Verdadero", "Falso"),

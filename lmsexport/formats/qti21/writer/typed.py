@@ -19,7 +19,9 @@ from ....model import Answer, FillBlanks, Gap, Numeric, ShortAnswer, Text
 from ....xml import sub
 from .body import gap_token
 from .kinds import Context, Parts, declaration
-from .processing import all_counted, condition, counted_share, credit_value, float_outcome, set_outcome, show, value, variable, x
+from .processing import (
+    all_counted, condition, counted_share, credit_value, float_outcome, set_outcome, show, value, variable, x,
+)
 
 
 def write_short_answer(context: Context) -> Parts:

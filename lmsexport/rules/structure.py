@@ -8,8 +8,9 @@
 "No correct answer" and "a single option" are not rules: the model refuses to
 build such a question (`MultipleChoice` needs two options and a correct one), so
 every reader reports them as source errors (E201, E202, E203) and lint never
-sees one. The text reader refuses duplicate options too (E204), but other
-readers (JSON, and the Moodle/QTI importers) can produce them, hence L002.
+sees one. The text reader refuses an option typed twice too (E204), but other
+readers (JSON, and the Moodle/QTI importers) can produce duplicates, and so can
+a text quiz that spells a repeat apart (`&#46;`), hence L002.
 """
 
 from __future__ import annotations

@@ -6,44 +6,33 @@
     (blank rows, # comments)
     type | question | a | b | correct ...      <- the header row
 
-The keys are those of the text format's `---` header (docs/format.md) plus `title`,
-`description` and `decimal`; `lmsexport.toml`'s `[defaults]` fill in what a sheet leaves
-out. Rows, not a settings sheet: they live on the one sheet the teacher edits, and they
-survive Excel's "Save as CSV", which keeps one sheet only. Without a `title` row the file's
-name is the title.
+The keys are lmsexport's quiz settings, those of the text format's `---` header
+(docs/format.md, checked by `lmsexport.settings`), plus `description` and `decimal`;
+`lmsexport.toml`'s `[defaults]` fill in what a sheet leaves out. Rows, not a settings sheet:
+they live on the one sheet the teacher edits, and they survive Excel's "Save as CSV", which
+keeps one sheet only. Without a `title` row the file's name is the title.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-import re
 from typing import Callable
 
+from ... import settings
 from ...diagnostics import Diagnostic
-from ...model import FEEDBACK_MODES, is_identifier, is_language_tag
 from . import values
 from .columns import fold
 from .grid import Cell, Grid, Row
-
-_DURATION = re.compile(r"(?:(?P<h>\d+)\s*h)?\s*(?:(?P<m>\d+)\s*min)?\s*(?:(?P<s>\d+)\s*s)?\Z")
-_RULE = re.compile(r"-?L\d{3}\Z")
 
 
 def _text(cell: Cell, decimal: str) -> str:
     return cell.text
 
 
-def _identifier(cell: Cell, decimal: str) -> str:
-    if not is_identifier(cell.text):
-        raise ValueError("an id is ASCII letters, digits, - _ and ., starting with a letter (e.g. biology-3)")
-    return cell.text
-
-
-def _language(cell: Cell, decimal: str) -> str:
-    if not is_language_tag(cell.text):
-        raise ValueError("use a BCP 47 language tag such as en, yo, id, vi, ar or pt-BR")
-    return cell.text
+def _as_written(check: Callable[[str], object]) -> Callable[[Cell, str], object]:
+    """A setting whose cell is read as text, checked as a text header's line is (lmsexport.settings)."""
+    return lambda cell, decimal: check(cell.text)
 
 
 def _boolean(cell: Cell, decimal: str) -> bool:
@@ -54,28 +43,16 @@ def _boolean(cell: Cell, decimal: str) -> bool:
 
 
 def _points(cell: Cell, decimal: str) -> float:
-    points = values.number(cell, decimal)
-    if points <= 0:
-        raise ValueError("use a positive number, such as 1 or 2.5")
-    return points
+    return settings.check_points(values.number(cell, decimal))
 
 
 def _pass_mark(cell: Cell, decimal: str) -> float:
     text = cell.text.removesuffix("%").strip()
-    mark = values.number(Cell(text, cell.number), decimal) if text else math.nan
-    if not 0 <= mark <= 100:
-        raise ValueError("use a percentage of the total score from 0 to 100, such as 60 or 60%")
-    return mark
+    return settings.check_pass_mark(values.number(Cell(text, cell.number), decimal) if text else math.nan)
 
 
 def _feedback(cell: Cell, decimal: str) -> str:
-    if cell.text.lower() not in FEEDBACK_MODES:
-        raise ValueError(f"use one of: {', '.join(FEEDBACK_MODES)}")
-    return cell.text.lower()
-
-
-def _tags(cell: Cell, decimal: str) -> tuple[str, ...]:
-    return tuple(tag.strip() for tag in cell.text.split(",") if tag.strip())
+    return settings.feedback(cell.text.lower())
 
 
 def _attempts(cell: Cell, decimal: str) -> int:
@@ -83,31 +60,7 @@ def _attempts(cell: Cell, decimal: str) -> int:
         count = values.number(cell, decimal)
     except ValueError:
         count = 0
-    if count < 1 or count != int(count):
-        raise ValueError("use a whole number of attempts, 1 or more")
-    return int(count)
-
-
-def _time_limit(cell: Cell, decimal: str) -> int:
-    """`30 min`, `1 h 30 min`, `90 s`, or a bare number of minutes; in seconds."""
-    text = cell.text.strip().lower()
-    if text.isdigit():
-        seconds = int(text) * 60
-    else:
-        match = _DURATION.match(text)
-        if not match or not any(match.groupdict().values()):
-            raise ValueError("use minutes (30), or units: 30 min, 1 h 30 min, 90 s")
-        seconds = sum(int(match[unit] or 0) * size for unit, size in (("h", 3600), ("m", 60), ("s", 1)))
-    if seconds < 1:
-        raise ValueError("a time limit is a second or more")
-    return seconds
-
-
-def _lint(cell: Cell, decimal: str) -> tuple[str, ...]:
-    codes = cell.text.replace(",", " ").split()
-    if not codes or not all(_RULE.match(code) for code in codes):
-        raise ValueError("list the lint rules to switch off, e.g. -L012 -L031 (see docs/lint.md)")
-    return tuple(code.lstrip("-") for code in codes)
+    return settings.check_attempts(count)
 
 
 def _markup(cell: Cell, decimal: str) -> str:
@@ -126,16 +79,16 @@ def _decimal(cell: Cell, decimal: str) -> str:
 KEYS: dict[str, Callable[[Cell, str], object]] = {
     "title": _text,
     "description": _text,
-    "id": _identifier,
-    "lang": _language,
+    "id": _as_written(settings.identifier),
+    "lang": _as_written(settings.language),
     "shuffle": _boolean,
     "points": _points,
     "pass": _pass_mark,
     "feedback": _feedback,
     "attempts": _attempts,
-    "time": _time_limit,
-    "tags": _tags,
-    "lint": _lint,
+    "time": _as_written(settings.time_limit),
+    "tags": _as_written(settings.tags),
+    "lint": _as_written(settings.lint),
     "markup": _markup,
     "decimal": _decimal,
 }

@@ -21,8 +21,8 @@ from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from ...settings import KEYS as SETTINGS
 from .choices import apply_key, choice
-from .header import KEYS as HEADER_KEYS
 from .syntax import (
     ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap,
     unquote,
@@ -134,7 +134,7 @@ def _attribute_value(key: str, value: str):
     if key == "points":
         return _points(value)
     if key in ("id", "lang", "tags", "scoring"):
-        return HEADER_KEYS[key](value)
+        return SETTINGS[key](value)
     if key == "case":
         if value.lower() not in ("sensitive", "insensitive"):
             raise ValueError("use sensitive or insensitive")

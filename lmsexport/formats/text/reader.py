@@ -48,7 +48,7 @@ from ...textinput import decode
 from . import pools
 from .header import parse_header
 from .questions import Draft, Option, build_questions
-from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines
+from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
@@ -354,7 +354,7 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
         path = src
         media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
         problem = None
-        if "://" in src or src.startswith(("data:", "/", "\\")) or path.startswith(".."):
+        if outside_folder(src):
             problem = ("E162", f"image {src!r} is not a file in the quiz's folder",
                        "put the image in the quiz's folder (or below it) and refer to it by a relative path")
         elif media_type is None:

@@ -61,12 +61,21 @@ ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring
 """The `@name: value` attributes of a question."""
 ESSAY_LINES = 10
 """The size of an essay's answer box when `@lines` does not say."""
-MARKUPS = ("plain", "markdown", "html")
-"""The `markup:` header values: texts as written, Markdown, or HTML."""
 MATH = re.compile(r"\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 """TeX between `\\(` `\\)` or `\\[` `\\]`: what makes a `markup: html` text HTML even without a tag."""
 
 _BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def fold(option: str) -> str:
+    """An option as written, as the reader compares options (E204): case and runs of spaces do not count."""
+    return " ".join(option.casefold().split())
+
+
+def outside_folder(src: str) -> bool:
+    """Whether an image's `src` names no file in the quiz's folder (a URL, an absolute path,
+    `../`): the reader refuses such an image (E162), so the writer writes it as a link."""
+    return "://" in src or src.startswith(("data:", "/", "\\", ".."))
 
 
 def classify(line: str) -> tuple[str, re.Match | None]:

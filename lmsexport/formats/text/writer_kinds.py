@@ -9,7 +9,7 @@ sentence with its gaps.
 from __future__ import annotations
 
 from ...model import Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text, TrueFalse
-from .syntax import CREDIT, FALSE, GAP, NUMERIC, TRUE, escape_gap, join_lines
+from .syntax import CREDIT, FALSE, GAP, NUMERIC, TRUE, escape_gap, fold, join_lines
 from .writer_lines import INDENT, number, one_line, reads_as_syntax
 
 BULLET = "•"
@@ -30,11 +30,12 @@ def choice_lines(out, question: MultipleChoice) -> list[str]:
     lines, seen = [], set()
     for choice in question.choices:
         text = out.encoder.inline(choice.text, "choice")
-        folded = " ".join(text.casefold().split())
-        if folded in seen:
-            out.lost("W457", f"two options that read the same ({text!r})",
+        if fold(text) in seen:
+            text = out.encoder.repeat(choice.text, text, seen) or text
+        if fold(text) in seen:
+            out.lost("W457", f"two options with nothing to tell them apart in the text ({text!r})",
                      "the text reader refuses the question until one of them is reworded")
-        seen.add(folded)
+        seen.add(fold(text))
         if question.multiple_response:
             lines.append(f"{INDENT}{BULLET} [{'x' if choice.correct else ' '}] {text}".rstrip())
         else:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ...diagnostics import SourceSpan
 from ...model import Pool, Question
-from .header import KEYS as HEADER_KEYS
+from ...settings import KEYS as HEADER_KEYS
 
 POOL_ATTRIBUTES = ("draw", "points", "shuffle", "id")
 """The `@name: value` lines between `Pool:` and a pool's first question."""

@@ -66,6 +66,8 @@ def pending_grading(quiz: Quiz) -> bool:
 def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
     """Everything the page's script needs, as JSON-ready data; what it cannot carry goes to `log`.
 
+    Every question is in `questions`, pooled or not; `pools` says which of them each attempt
+    draws from (the player draws, and keeps the draw's seed in suspend_data).
     With an essay in the quiz the pass mark is left out: the player cannot mark the
     essay, so it never decides pass or fail (the writer warns, W603)."""
     texts = TextConverter(quiz, Log() if log is None else log)
@@ -80,6 +82,8 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
         "timeLimit": quiz.settings.time_limit,
         "messages": messages(quiz.lang),
         "questions": [question_data(quiz, question, version, texts) for question in quiz.questions],
+        "pools": [{"draw": pool.draw, "shuffle": pool.shuffle, "questions": list(pool.questions)}
+                  for pool in quiz.pools] or None,
     })
 
 

@@ -22,6 +22,7 @@ MARKUPS = ("plain", "markdown", "html")
 """The `markup:` values: texts as written, Markdown, or HTML."""
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+BOOLEANS = "true/false, yes/no, on/off"
 _DURATION = re.compile(r"(?:(?P<h>\d+)\s*h)?\s*(?:(?P<m>\d+)\s*min)?\s*(?:(?P<s>\d+)\s*s)?\Z")
 _RULE = re.compile(r"-?L\d{3}\Z")
 
@@ -49,7 +50,7 @@ def boolean(value: str) -> bool:
         return True
     if value.lower() in _FALSE:
         return False
-    raise ValueError("use true or false")
+    raise ValueError(f"use one of {BOOLEANS}")
 
 
 def _number(value: str) -> float:
@@ -130,7 +131,7 @@ def lint(value: str) -> tuple[str, ...]:
 
 def markup(value: str) -> str:
     if value not in MARKUPS:
-        raise ValueError("use plain (text shown as written), markdown or html")
+        raise ValueError("use one of plain (text shown as written), markdown or html")
     return value
 
 
@@ -161,5 +162,8 @@ KEYS: dict[str, Callable[[str], object]] = {
     "scoring": scoring,
 }
 """Each header key and the checker of its value."""
+CLOSED_VALUES = {"shuffle": BOOLEANS, "feedback": ", ".join(FEEDBACK_MODES), "markup": ", ".join(MARKUPS),
+                 "scoring": ", ".join(SCORING_POLICIES)}
+"""The keys that take one of a few words, and those words, for hints."""
 OWN = ("id", "title")
 """Keys that belong to one quiz: a default for every quiz of a folder would make no sense."""

@@ -126,6 +126,8 @@ class Asset:
     media_type: str
     """`image/png`, `image/jpeg`, `image/svg+xml`, `image/gif` or `image/webp`."""
     data: bytes = field(repr=False)
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where the source first mentions the file, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         reason = unsafe_path(self.path)
@@ -156,6 +158,8 @@ class Choice:
     correct: bool = False
     feedback: Text | None = None
     """Shown when the learner picks this option."""
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad choice id {self.id!r}")
@@ -367,10 +371,13 @@ class Quiz:
                 total += item.points
         return total
 
-    def where(self, question: Question | Pool | None = None) -> SourceSpan:
+    def where(self, question: Question | Pool | None = None, part: object | None = None) -> SourceSpan:
         """Where a message about `question`, or about the quiz as a whole, points: the
-        question's position, else the file the quiz's questions were read from (the model
+        position of `part` (an option, answer, pair, item, gap or asset that carries one),
+        else the question's, else the file the quiz's questions were read from (the model
         keeps no position of the quiz itself), else the quiz id."""
+        if getattr(part, "source", None) is not None:
+            return part.source
         if question is not None and question.source is not None:
             return question.source
         return next((SourceSpan(q.source.file) for q in self.questions if q.source is not None), SourceSpan(self.id))

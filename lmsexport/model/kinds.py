@@ -8,9 +8,10 @@ percentage of the question's points (100 = full marks), as in Moodle and GIFT.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ..diagnostics import SourceSpan
 from .base import Choice, MultipleChoice, Question, Text, _check, is_identifier
 
 
@@ -28,6 +29,8 @@ class Answer:
     text: str
     credit: float = 100.0
     feedback: Text | None = None
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(bool(self.text.strip()), "an accepted answer cannot be empty")
@@ -42,6 +45,8 @@ class NumericAnswer:
     tolerance: float = 0.0
     credit: float = 100.0
     feedback: Text | None = None
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(math.isfinite(self.value), "a numeric answer must be a finite number")
@@ -109,6 +114,8 @@ class MatchPair:
     id: str
     left: Text
     right: Text
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,6 +141,8 @@ class Matching(Question):
 class OrderItem:
     id: str
     text: Text
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -161,6 +170,8 @@ class Gap:
     id: str
     answers: tuple[Answer, ...] = ()
     choices: tuple[Choice, ...] = ()
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad gap id {self.id!r}")

@@ -48,7 +48,7 @@ def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
                 yield Finding(
                     f"options {first} and {option_letter(index)} of question {number} are the same: {part.value!r}",
                     "remove one or reword it; a learner cannot tell them apart",
-                    question,
+                    question, part.span,
                 )
 
 
@@ -61,7 +61,7 @@ def _empty_text(quiz: Quiz) -> Iterator[Finding]:
                     "write its text; Moodle drops empty options and Canvas shows 'No answer text provided.'"
                     if part.kind == "option"
                     else "write the question",
-                    question,
+                    question, part.span,
                 )
 
 
@@ -78,7 +78,7 @@ def _missing_alt_text(quiz: Quiz) -> Iterator[Finding]:
                 yield Finding(
                     f"an image in {part.name} has no alt text",
                     "describe the image for learners who cannot see it: ![what it shows](path)",
-                    part.question,
+                    part.question, part.span,
                 )
 
 

@@ -66,7 +66,7 @@ def build_multichoice(ctx: Context, q: Parsed, question_id: str) -> Question | N
     found = options(ctx, q)
     if found is None:
         return None
-    choices = tuple(_choice(i, option) for i, option in enumerate(found))
+    choices = tuple(_choice(ctx, i, option) for i, option in enumerate(found))
     single = any(option.sign == "=" for option in found)
     if single and q.missing_word:
         filled = _fill_blanks(ctx, q, question_id, Gap(id="g1", choices=choices))
@@ -75,8 +75,9 @@ def build_multichoice(ctx: Context, q: Parsed, question_id: str) -> Question | N
     return MultipleChoice(**q.head(ctx, question_id, _prompt(ctx, q)), choices=choices, multiple_response=not single)
 
 
-def _choice(index: int, option: Option) -> Choice:
-    return Choice(id=letters(index), text=option.text, correct=option.correct, feedback=option.feedback)
+def _choice(ctx: Context, index: int, option: Option) -> Choice:
+    return Choice(id=letters(index), text=option.text, correct=option.correct, feedback=option.feedback,
+                  source=ctx.span(option.offset))
 
 
 def build_shortanswer(ctx: Context, q: Parsed, question_id: str) -> Question | None:
@@ -86,7 +87,8 @@ def build_shortanswer(ctx: Context, q: Parsed, question_id: str) -> Question | N
     if len(found) == 1 and found[0].text.upper() in ("T", "TRUE", "F", "FALSE"):
         ctx.warn("W907", f"{q.label}: {{{found[0].text}}} is read as a short answer accepting {found[0].text!r}, "
                  "as Moodle reads it", q.brace, "write {T}, {TRUE}, {F} or {FALSE} (capitals) for a true/false question")
-    answers = tuple(Answer(text=row.text, credit=row.weight, feedback=row.feedback) for row in found)
+    answers = tuple(Answer(text=row.text, credit=row.weight, feedback=row.feedback, source=ctx.span(row.chars.anchor))
+                    for row in found)
     if q.missing_word:
         filled = _fill_blanks(ctx, q, question_id, Gap(id="g1", answers=answers))
         if filled is not None:
@@ -108,7 +110,8 @@ def build_numerical(ctx: Context, q: Parsed, question_id: str) -> Question | Non
     numbers = [_numeric(ctx, q, row.chars) for row in found]
     if None in numbers or not _full_credit(ctx, q, [row.weight for row in found]):
         return None
-    answers = tuple(NumericAnswer(value=value, tolerance=tolerance, credit=row.weight, feedback=row.feedback)
+    answers = tuple(NumericAnswer(value=value, tolerance=tolerance, credit=row.weight, feedback=row.feedback,
+                                  source=ctx.span(row.chars.anchor))
                     for row, (value, tolerance) in zip(found, numbers))
     return Numeric(**q.head(ctx, question_id, _prompt(ctx, q)), answers=answers, incorrect_feedback=incorrect)
 
@@ -154,7 +157,7 @@ def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:
         elif left is None:
             distractors += [right] if right else []
         else:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=right))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=right, source=ctx.span(piece.anchor)))
     if len(ctx.problems) > mark:
         return None
     if len(pairs) < 2:

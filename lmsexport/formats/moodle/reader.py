@@ -123,6 +123,10 @@ class MoodleReader:
     def __post_init__(self) -> None:
         self.sanitise = Sanitiser(self.log, self.problems)
 
+    def span(self, node) -> SourceSpan:
+        """Where an element starts (lxml's sourceline), for the model's parts and for messages."""
+        return SourceSpan(self.source, node.sourceline or 0)
+
     def problem(self, code: str, node, message: str, hint: str) -> None:
         line = node.sourceline if node is not None else 0
         self.problems.append(Diagnostic(code, message, SourceSpan(self.source, line or 0), hint))

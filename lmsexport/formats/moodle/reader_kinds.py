@@ -83,7 +83,7 @@ def _choices(r: Reading, node, head: Head, single: bool) -> tuple[list[Choice], 
                       "make it worth 100 % or nothing in Moodle, or make the question multiple-answer")
         correct = percent >= 99.999 if single else percent > 0
         choices.append(Choice(id=letters(len(choices)), text=text, correct=correct,
-                              feedback=r.text(answer.find("feedback"), head.format, head.lang)))
+                              feedback=r.text(answer.find("feedback"), head.format, head.lang), source=r.span(answer)))
         percents.append(percent)
     return choices, percents
 
@@ -111,7 +111,8 @@ def read_shortanswer(r: Reading, node) -> Read:
     """import_shortanswer(): plain-text answers, `*` a wildcard; a last `*` worth 0 is the incorrect feedback."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "shortanswer")
-    answers = tuple(Answer(text=text, credit=percent, feedback=own) for _, text, percent, own in rows)
+    answers = tuple(Answer(text=text, credit=percent, feedback=own, source=r.span(answer))
+                    for answer, text, percent, own in rows)
     case = (node.findtext("usecase") or "0").strip() not in ("0", "")
     return r.build(node, ShortAnswer, **head.fields, **feedback, answers=answers, case_sensitive=case), None
 
@@ -130,7 +131,8 @@ def read_numerical(r: Reading, node) -> Read:
                       "which lmsexport's numeric answers must be", "give the answer as a number, such as 2.5; "
                       "* (any other answer) is read only as the last answer, worth 0: the incorrect feedback")
             continue
-        answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own))
+        answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own,
+                                     source=r.span(answer)))
     return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers)), None
 
 
@@ -198,7 +200,7 @@ def read_matching(r: Reading, node) -> Read:
         elif left is None:
             distractors += [Text(right)] if right else []
         else:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=Text(right)))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=Text(right), source=r.span(sub)))
     question = r.build(node, Matching, **head.fields, **_combined(r, node, head), pairs=tuple(pairs),
                        distractors=tuple(distractors))
     return question, trans_single(node.findtext("shuffleanswers"), True)
@@ -208,8 +210,9 @@ def read_ordering(r: Reading, node) -> Read:
     """qtype_ordering::import_from_xml(): the answers in document order are the right order; the
     grading type ALL_OR_NOTHING or ABSOLUTE_POSITION is a policy, the others read as partial."""
     head = r.head(node)
-    texts = [r.text(answer, head.format, head.lang) for answer in node.iterchildren("answer")]
-    items = [OrderItem(id=letters(i), text=text) for i, text in enumerate(t for t in texts if t is not None)]
+    texts = [(r.text(answer, head.format, head.lang), answer) for answer in node.iterchildren("answer")]
+    items = [OrderItem(id=letters(i), text=text, source=r.span(answer))
+             for i, (text, answer) in enumerate(pair for pair in texts if pair[0] is not None)]
     grading = ordering_grading(node.findtext("gradingtype"))
     policy = ordering_policy(grading)
     if policy is None:

@@ -229,8 +229,9 @@ class QuestionOut:
 
         return _IMG_SRC.sub(link, fragment), list(used.values())
 
-    def warn(self, code: str, message: str) -> None:
-        self.bank.log.warn(code, message, self.quiz.where(self.question))
+    def warn(self, code: str, message: str, part: object | None = None) -> None:
+        """A warning about the question, pointing at `part` (an answer, pair, gap) where it has a place."""
+        self.bank.log.warn(code, message, self.quiz.where(self.question, part))
 
     def tags(self) -> None:
         """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""

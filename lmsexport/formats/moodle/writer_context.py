@@ -29,5 +29,5 @@ class QuestionWriting(Protocol):
              fragment: str | None = None):
         """A text field with its images as `<file>`s."""
 
-    def warn(self, code: str, message: str) -> None:
-        """What Moodle XML cannot carry, located at the question."""
+    def warn(self, code: str, message: str, part: object | None = None) -> None:
+        """What Moodle XML cannot carry, located at `part` (an answer, pair, gap) if it has a place, else the question."""

@@ -68,7 +68,7 @@ def write_short_answer(out: QuestionWriting, question: ShortAnswer) -> None:
     out.header()
     sub(out.node, "usecase", text="1" if question.case_sensitive else "0")
     for answer in question.answers:
-        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, repr(answer.text))})
+        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, repr(answer.text), answer)})
         sub(node, "text", text=answer.text)
         out.rich(node, "feedback", fragment=_answer_feedback(out, answer.feedback, answer.credit))
     if not any(answer.text.strip() == "*" for answer in question.answers):
@@ -79,7 +79,7 @@ def write_numeric(out: QuestionWriting, question: Numeric) -> None:
     """import_numerical(): each answer a number with an absolute `<tolerance>`, first match first; no units."""
     out.header()
     for answer in question.answers:
-        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, _exact(answer.value))})
+        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, _exact(answer.value), answer)})
         sub(node, "text", text=_exact(answer.value))
         out.rich(node, "feedback", fragment=_answer_feedback(out, answer.feedback, answer.credit))
         sub(node, "tolerance", text=_exact(answer.tolerance))
@@ -115,9 +115,10 @@ def write_matching(out: QuestionWriting, question: Matching) -> None:
                 f"each of the {len(question.pairs)} pairs matched right earns its share of the points")
     sub(out.node, "shuffleanswers", text=_bool(out.quiz.settings.shuffle))
     _combined_feedback(out, shownumcorrect=True)
-    for left, right in [(pair.left, pair.right) for pair in question.pairs] + [(None, d) for d in question.distractors]:
+    rows = [(pair.left, pair.right, pair) for pair in question.pairs] + [(None, d, None) for d in question.distractors]
+    for left, right, pair in rows:
         node = out.rich(out.node, "subquestion", left)
-        sub(sub(node, "answer"), "text", text=_plain(out, right))
+        sub(sub(node, "answer"), "text", text=_plain(out, right, pair))
 
 
 def write_ordering(out: QuestionWriting, question: Ordering) -> None:
@@ -162,13 +163,13 @@ def _cloze_gap(out: QuestionWriting, gap: Gap, weight: int) -> str:
         kind = "SHORTANSWER_C" if out.question.case_sensitive else "SHORTANSWER"
         # A gap earns at least 0 (docs/scoring.md); qtype_multianswer would take a negative
         # credit from the other gaps, so such an answer is written as worth 0, which is the same.
-        alternatives = [(max(_whole(out, a.credit, repr(a.text)), 0.0), a.text, _bare_html(a.feedback))
+        alternatives = [(max(_whole(out, a.credit, repr(a.text), a), 0.0), a.text, _bare_html(a.feedback))
                         for a in gap.answers]
         return moodlecloze.write_gap(weight, kind, alternatives)
     if len(gap.choices) < 2:  # the model allows it; Moodle's MULTICHOICE needs two answers
         (choice,) = gap.choices
         out.warn("W658", f"gap {gap.id} of question {out.question.id} is a drop-down with one choice, which Moodle "
-                 "refuses; it is written as a typed gap accepting that choice")
+                 "refuses; it is written as a typed gap accepting that choice", gap)
         return moodlecloze.write_gap(weight, "SHORTANSWER", [(100, words(choice.text), "")])
     kind = "MULTICHOICE_S" if out.quiz.settings.shuffle else "MULTICHOICE"
     return moodlecloze.write_gap(weight, kind, [(100 if c.correct else 0, c.text.html(), _bare_html(c.feedback))
@@ -234,31 +235,31 @@ def _catch_all(out: QuestionWriting, *, numerical: bool = False) -> None:
         sub(node, "tolerance", text="0")
 
 
-def _grade(out: QuestionWriting, credit: float, what: str) -> str:
+def _grade(out: QuestionWriting, credit: float, what: str, answer: object) -> str:
     """`credit` as a grade Moodle accepts (its list), with a warning when that changes it."""
     grade = nearest_grade(credit)
     if abs(grade - credit) >= 0.001:
         out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %, which is not on "
-                 f"Moodle's grade list; it is written as {number(grade)} %")
+                 f"Moodle's grade list; it is written as {number(grade)} %", answer)
     return number(grade)
 
 
-def _whole(out: QuestionWriting, credit: float, what: str) -> float:
+def _whole(out: QuestionWriting, credit: float, what: str, answer: object) -> float:
     """A Cloze answer's credit in whole percent (older Moodle Cloze parsers read `%(-?[0-9]+)%` only)."""
     if credit != round(credit):
         out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %; Cloze answers "
-                 f"are written in whole percent, so it is worth {round(credit)} %")
+                 f"are written in whole percent, so it is worth {round(credit)} %", answer)
     return float(round(credit))
 
 
-def _plain(out: QuestionWriting, text: Text) -> str:
+def _plain(out: QuestionWriting, text: Text, pair: object | None) -> str:
     """A right-hand matching item as the plain text Moodle shows, with a warning when markup is lost."""
     if text.format == "plain":
         return text.value
     shown = html_words(text.value)
     if Text(shown).html() != text.value or "\\(" in shown or "\\[" in shown:
         out.warn("W657", f"the matching item {shown!r} of question {out.question.id} has formatting, an image or "
-                 "math, but Moodle shows right-hand items as plain text; it is written as its words")
+                 "math, but Moodle shows right-hand items as plain text; it is written as its words", pair)
     return shown
 
 

@@ -70,8 +70,8 @@ def _choice(reader: RowReader, kind: str, common: dict):
             return None
     choices = tuple(
         Choice(id=letter, text=reader.text(f"option {letter}"), correct=letter in keys,
-               feedback=reader.text(f"feedback {letter}"))
-        for letter, _, _ in options
+               feedback=reader.text(f"feedback {letter}"), source=reader.grid.span(reader.row, column))
+        for letter, column, _ in options
     )
     several = kind == "multiple_response" or (kind == "choice" and len(keys) > 1)
     return MultipleChoice(**common, prompt=_prompt(reader), choices=choices, multiple_response=several)
@@ -124,7 +124,8 @@ def _short_answer(reader: RowReader, kind: str, common: dict):
     if case is None:
         return None
     return ShortAnswer(**common, prompt=_prompt(reader), case_sensitive=case,
-                       answers=tuple(Answer(text=text, credit=credit) for credit, text in answers))
+                       answers=tuple(Answer(text=text, credit=credit, source=_cell(reader, "correct"))
+                                     for credit, text in answers))
 
 
 def _numeric(reader: RowReader, kind: str, common: dict):
@@ -151,7 +152,7 @@ def _numeric(reader: RowReader, kind: str, common: dict):
         tolerance = own if own is not None else _tolerance(reader, value)
         if tolerance is None:
             return None
-        answers.append(NumericAnswer(value=value, tolerance=tolerance, credit=credit))
+        answers.append(NumericAnswer(value=value, tolerance=tolerance, credit=credit, source=_cell(reader, "correct")))
     return Numeric(**common, prompt=_prompt(reader), answers=tuple(answers))
 
 
@@ -228,7 +229,8 @@ def _matching(reader: RowReader, kind: str, common: dict):
             return None
         if left:
             pairs.append(MatchPair(id=ids(len(pairs)), left=reader.texts.text(left, reader.row, column),
-                                   right=reader.texts.text(right, reader.row, column)))
+                                   right=reader.texts.text(right, reader.row, column),
+                                   source=reader.grid.span(reader.row, column)))
         else:
             distractors.append(reader.texts.text(right, reader.row, column))
     if len(pairs) < 2:
@@ -242,8 +244,14 @@ def _ordering(reader: RowReader, kind: str, common: dict):
     options = _filled_options(reader, 2, "items")
     if options is None:
         return None
-    items = tuple(OrderItem(id=letter, text=reader.text(f"option {letter}")) for letter, _, _ in options)
+    items = tuple(OrderItem(id=letter, text=reader.text(f"option {letter}"), source=reader.grid.span(reader.row, column))
+                  for letter, column, _ in options)
     return Ordering(**common, prompt=_prompt(reader), items=items)
+
+
+def _cell(reader: RowReader, name: str):
+    """The span of the row's cell in column `name` (the answers in `correct`)."""
+    return reader.grid.span(reader.row, reader.header.columns[name])
 
 
 def _fill_blanks(reader: RowReader, kind: str, common: dict):

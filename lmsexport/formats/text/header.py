@@ -28,9 +28,21 @@ import difflib
 import re
 from typing import Callable
 
-from ...settings import KEYS
+from ...settings import CLOSED_VALUES, KEYS
 
-_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
+_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]*(?:[ \t]+[\w-]+)*)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*\Z")
+"""`key: value`; a key of several words (`pass mark:`) is read so that the hint can name the right one."""
+
+
+def unknown_key_hint(key: str) -> str:
+    """The nearest known key (a word of the key, else the closest spelling) with what it takes, then all keys."""
+    words = [word for word in re.split(r"[\s_-]+", key) if word in KEYS]
+    close = words or difflib.get_close_matches(key, KEYS, n=1, cutoff=0.5)
+    suggestion = ""
+    if close:
+        values = f" ({CLOSED_VALUES[close[0]]})" if close[0] in CLOSED_VALUES else ""
+        suggestion = f"did you mean '{close[0]}:'{values}? "
+    return f"{suggestion}known keys: {', '.join(KEYS)}"
 
 
 def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, int]:
@@ -59,16 +71,7 @@ def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, in
         key, value = match["key"].lower(), match["value"]
         column = match.start("key") + 1
         if key not in KEYS:
-            close = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.5)
-            suggestion = f"did you mean {close[0]}?" if close else ""
-            error(
-                "E111",
-                f"unknown header key {key!r}",
-                index + 1,
-                column,
-                f"{suggestion} known keys: {', '.join(KEYS)}".strip(),
-                len(key),
-            )
+            error("E111", f"unknown header key {key!r}", index + 1, column, unknown_key_hint(key), len(key))
             continue
         if key in values:
             error("E115", f"header key {key!r} is given twice", index + 1, column, "keep one", len(key))

@@ -242,7 +242,8 @@ def _matching(parser, draft, common, prompt, attributes):
             parser.error("E215", "a matching pair needs a right-hand side after ->", option.line, option.column,
                          "write • left -> right (or • -> extra for a right-hand item that matches nothing)")
         elif left:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right)))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right),
+                                   source=parser.span(option.line, option.column)))
         else:
             distractors.append(parser.text(right))
     if len(pairs) < 2:
@@ -260,7 +261,8 @@ def _ordering(parser, draft, common, prompt, attributes):
                      draft.line, hint="number the items [1], [2], ... in their correct order, each once")
         return None
     ordered = sorted(draft.options, key=lambda option: option.position)
-    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text)) for i, o in enumerate(ordered))
+    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text), source=parser.span(o.line, o.column))
+                  for i, o in enumerate(ordered))
     return Ordering(**common, prompt=parser.text(prompt), items=items)
 
 
@@ -275,8 +277,8 @@ def _typed(parser, draft, common, prompt, attributes):
         return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= TRUE)
     numeric = [NUMERIC.match(text) for text in texts]
     if all(numeric):
-        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
-                        for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
+        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback), parser.span(line, column, len(text)))
+                        for match, (line, column, credit, text, feedback) in zip(numeric, draft.answers))
         for answer, (line, column, _, text, _) in zip(answers, draft.answers):
             if not (math.isfinite(answer.value) and math.isfinite(answer.tolerance)):
                 shown = text if len(text) <= 40 else f"{text[:37]}..."
@@ -285,9 +287,11 @@ def _typed(parser, draft, common, prompt, attributes):
                              length=len(text))
                 return None
         return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
-            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback) for a in answers)))
-    answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb))
-                    for _, _, credit, text, fb in draft.answers)
+            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback, source=a.source)
+            for a in answers)))
+    answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb),
+                           source=parser.span(line, column, len(text)))
+                    for line, column, credit, text, fb in draft.answers)
     case = attributes.get("case", False)
     return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
                                                       case_sensitive=case))
@@ -300,9 +304,10 @@ class _Number(NamedTuple):
     tolerance: float
     credit: float
     feedback: Text | None
+    source: SourceSpan
 
 
-def _numeric_answer(match, credit: float, feedback: Text | None) -> _Number:
+def _numeric_answer(match, credit: float, feedback: Text | None, source: SourceSpan) -> _Number:
     if match["low"] is not None:
         low, high = sorted((float(match["low"]), float(match["high"])))
         value, tolerance = low / 2 + high / 2, high / 2 - low / 2  # halves first: no overflow near 1e308
@@ -311,7 +316,7 @@ def _numeric_answer(match, credit: float, feedback: Text | None) -> _Number:
         tolerance = float(match["tolerance"] or 0)
         if match["percent"]:
             tolerance = abs(value) * (tolerance / 100)
-    return _Number(value, tolerance, credit, feedback)
+    return _Number(value, tolerance, credit, feedback, source)
 
 
 def _checked(parser, draft: Draft, build):
@@ -340,7 +345,7 @@ def _fill_blanks(parser, draft, common, prompt, attributes):
     for number, match in enumerate(GAP.finditer(prompt)):
         segments.append(prompt[end:match.start()])
         shown.append(prompt[end:match.start()])
-        gap = _gap(parser, draft, f"g{number + 1}", match["body"])
+        gap = _gap(parser, draft, f"g{number + 1}", match["body"], parser.find(match.group(), draft.line))
         if gap is None:
             return None
         segments.append(gap)
@@ -352,7 +357,8 @@ def _fill_blanks(parser, draft, common, prompt, attributes):
                       case_sensitive=attributes.get("case", False))
 
 
-def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
+def _gap(parser, draft: Draft, gap_id: str, body: str, source: SourceSpan) -> Gap | None:
+    """The gap `{body}`, written at `source` (each of its answers and choices points there too)."""
     tokens = [(m["sign"], unescape_gap(m["text"]).strip()) for m in GAP_TOKEN.finditer(body)]
     if any(not text for _, text in tokens):
         parser.error("E218", f"an empty answer in the gap {{{body}}} of {draft.name}", draft.line,
@@ -363,14 +369,16 @@ def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
         answers = []
         for text in right:
             credit = CREDIT.match(text)
-            answers.append(Answer(text=credit["text"], credit=float(credit["credit"])) if credit else Answer(text=text))
-        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers)))
+            answers.append(Answer(text=credit["text"], credit=float(credit["credit"]), source=source) if credit
+                           else Answer(text=text, source=source))
+        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers), source=source))
     if len(right) != 1:
         parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
                      draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")
         return None
-    choices = (Choice(id=letters(i), text=parser.text(text), correct=sign == "=") for i, (sign, text) in enumerate(tokens))
-    return Gap(id=gap_id, choices=tuple(choices))
+    choices = (Choice(id=letters(i), text=parser.text(text), correct=sign == "=", source=source)
+               for i, (sign, text) in enumerate(tokens))
+    return Gap(id=gap_id, choices=tuple(choices), source=source)
 
 
 def _description(parser, draft, common, prompt):

@@ -48,7 +48,7 @@ from ...textinput import decode
 from . import pools
 from .header import parse_header
 from .questions import Draft, Option, build_questions
-from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
+from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
@@ -71,7 +71,8 @@ class Parser:
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
-        self.sanitise = Sanitiser(Log() if log is None else log, self.problems)
+        self.log = Log() if log is None else log
+        self.sanitise = Sanitiser(self.log, self.problems)
         self.title: str | None = None
         self.description: list[str] = []
         self.drafts: list[Draft] = []
@@ -83,6 +84,10 @@ class Parser:
         self.blocks = 0
         """Numbered questions and `Text:` blocks so far."""
         self.pools: list[pools.PoolDraft] = []
+        self.last_start: int | None = None
+        """Index of the last line that starts a question or `Text:` block, once looked for."""
+        self.written_number = 0
+        """The number the last question was written with (questions are numbered by position)."""
 
     def text(self, value: str) -> Text:
         """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
@@ -131,14 +136,31 @@ class Parser:
         span = SourceSpan(self.source, line, column, len(first))
         return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
 
+    def span(self, line: int, column: int = 1, length: int = 1) -> SourceSpan:
+        """A place in this source (options, answers and images keep theirs in the model)."""
+        return SourceSpan(self.source, line, column, length)
+
+    def find(self, text: str, start: int) -> SourceSpan:
+        """Where `text` is first written at or after line `start` (a gap in a prompt), else that line."""
+        for number in range(start, len(self.lines) + 1):
+            column = self.lines[number - 1].find(text)
+            if column >= 0:
+                return self.span(number, column + 1, len(text))
+        return self.span(start)
+
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
-        span = SourceSpan(self.source, line, column, length)
+        span = self.span(line, column, length)
         self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
 
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
             kind, match = classify(line)
+            if kind == "comment":
+                continue  # seen by no other rule: a comment changes nothing around it
+            if kind == "text" and FOREIGN_KEY.match(line) and self._last_paragraph(index):
+                self._foreign_key(number, line)
+                continue
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
@@ -209,9 +231,36 @@ class Parser:
         indent = len(line) - len(line.lstrip())
         return self.previous in ("option", "continuation") and indent > self.draft.options[-1].indent
 
+    def _last_paragraph(self, index: int) -> bool:
+        """No question or `Text:` block follows line `index` (0-based); the last one is found once."""
+        if self.last_start is None:
+            starts = (i for i in range(len(self.lines) - 1, -1, -1)
+                      if classify(self.lines[i])[0] in ("question", "text_block"))
+            self.last_start = next(starts, -1)
+        return index > self.last_start
+
+    def _foreign_key(self, number: int, line: str) -> None:
+        label = FOREIGN_KEY.match(line)
+        self.error("E308", f"{label['label']!r} is not a label lmsexport reads: this line is not read as the "
+                   "answer key", number, label.start("label") + 1,
+                   f"write the key as Answers:{label['rest'].rstrip()} (the label is Answers: in a quiz in "
+                   "any language)", len(label["label"]))
+
+    def _numbering(self, number: int, match) -> None:
+        """A question numbered other than one more than the last is told (W201); it counts by position."""
+        written = int(match["number"])
+        if written != self.written_number + 1:
+            what = f"{written} again" if written == self.written_number else str(written)
+            self.log.warn("W201", f"question {self.questions} is numbered {what}", self.span(
+                number, match.start("number") + 1, len(match["number"])),
+                f"number the questions 1, 2, 3, ...: they are counted by position, so this is question "
+                f"{self.questions} (in the answer key too)")
+        self.written_number = written
+
     def _on_question(self, number, line, match):
         rest = (match["rest"] or "").strip()
         self.questions += 1
+        self._numbering(number, match)
         self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
 
     def _on_text_block(self, number, line, match):
@@ -372,7 +421,8 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
             else:
                 unsafe = image_problem(data, media_type)
                 if unsafe is None:
-                    loaded.append(Asset(path=path, media_type=media_type, data=data))
+                    loaded.append(Asset(path=path, media_type=media_type, data=data,
+                                        source=parser.span(line, column, len(src))))
                     continue
                 problem = ("E164", f"image {src!r} cannot be carried: {unsafe}",
                            "save the image again from an image editor, in the format its name says")

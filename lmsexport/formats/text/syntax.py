@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 LINE_PATTERNS = {
+    "comment": re.compile(r"[ \t]*//"),
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
     "pool": re.compile(r"[ \t]*pool[ \t]*:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
     "pool_end": re.compile(r"[ \t]*end[ \t_-]*pool[ \t]*\Z", re.IGNORECASE),
@@ -31,6 +32,9 @@ LINE_PATTERNS = {
 """Line kind -> pattern, tried in this order; a line none of them matches is `text`."""
 
 PREAMBLE_BREAKS = ("question", "text_block", "pool", "pool_end", "key")
+
+FOREIGN_KEY = re.compile(r"[ \t]*(?P<label>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)[ \t]*:(?P<rest>(?:[ \t,;]*\d+[.):-]?[A-Za-z]+)+)[ \t,;]*\Z")
+"""A line shaped like the answer key (`Odpovědi: 1b 2a`) under another label: told to write `Answers:`."""
 """Line kinds that end the title and description (every other kind is description text there)."""
 
 CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")

@@ -83,7 +83,7 @@ class _Writer:
         if not questions:
             self.lost("W456", "a quiz without questions", "the text reader refuses it (E401) until it has one")
         self.label, self.span = None, self.where
-        in_header = classify(title)[0] in PREAMBLE_BREAKS  # `1. Basics` as a line would be a question
+        in_header = classify(title)[0] in (*PREAMBLE_BREAKS, "comment")  # `1. Basics` would be a question
         lines = self._header(title if in_header else None) + ([] if in_header else ["", title])
         if self.quiz.description is not None and self.quiz.description.value:
             shown = len(self.encoder.images)

@@ -80,7 +80,7 @@ def reads_as_syntax(line: str, context: str, index: int) -> bool:
     if not line.strip():
         return False
     if context == "preamble":
-        return classify(line)[0] in PREAMBLE_BREAKS
+        return classify(line)[0] in (*PREAMBLE_BREAKS, "comment")
     if context == "prompt":
         return index > 0 and classify(INDENT + line)[0] != "text"
     return False

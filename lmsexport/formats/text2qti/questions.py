@@ -86,7 +86,8 @@ def _choices(reader, draft: QuestionDraft, multiple: bool):
         reader.error("E959", f"{draft.name} marks {correct} choices correct; a multiple-choice question has one",
                      draft.element, "keep one *; for several correct answers use [*] and [ ] instead of *a) and a)")
     else:
-        return tuple(Choice(id=letters(index), text=choice.text, correct=choice.correct, feedback=choice.feedback)
+        return tuple(Choice(id=letters(index), text=choice.text, correct=choice.correct, feedback=choice.feedback,
+                            source=_span(reader, choice.element))
                      for index, choice in enumerate(draft.choices))
     return None
 
@@ -115,7 +116,8 @@ def _multiple_answers(reader, draft: QuestionDraft, common: dict) -> Question | 
 
 def _short_answer(reader, draft: QuestionDraft, common: dict) -> Question:
     # text2qti compares answers literally; the model's `*` is a wildcard, so it is escaped.
-    answers = tuple(Answer(text=choice.element.text.replace("*", "\\*")) for choice in draft.choices)
+    answers = tuple(Answer(text=choice.element.text.replace("*", "\\*"), source=_span(reader, choice.element))
+                    for choice in draft.choices)
     return ShortAnswer(**common, answers=answers)
 
 
@@ -127,7 +129,12 @@ def _numerical(reader, draft: QuestionDraft, common: dict) -> Question | None:
         reader.error("E960", f"the answer of {draft.name} is not a number text2qti reads: {exc}", element,
                      _NUMERIC_HINT)
         return None
-    return Numeric(**common, answers=(NumericAnswer(value=value, tolerance=tolerance),))
+    return Numeric(**common, answers=(NumericAnswer(value=value, tolerance=tolerance, source=_span(reader, element)),))
+
+
+def _span(reader, element) -> SourceSpan:
+    """Where an answer element's text starts."""
+    return SourceSpan(reader.source, element.line, element.column, max(1, len(element.text.split("\n")[0])))
 
 
 def numeric_answer(text: str) -> tuple[float, float]:

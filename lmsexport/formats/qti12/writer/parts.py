@@ -23,8 +23,9 @@ class Notes:
         self.where = SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
         self.log = Log()
 
-    def warn(self, question: Question | None, code: str, message: str, hint: str = "") -> None:
-        span = question.source if question is not None and question.source else self.where
+    def warn(self, question: Question | None, code: str, message: str, hint: str = "", part: object | None = None) -> None:
+        """A warning about `question` (or the quiz), pointing at `part` (an answer, a gap) where it has a place."""
+        span = getattr(part, "source", None) or (question.source if question is not None and question.source else self.where)
         self.log.warn(code, message, span, hint)
 
 
@@ -52,8 +53,8 @@ class Context:
             self.warn("W863", f"Canvas cannot score it all or nothing; the learner gets partial credit instead: "
                       f"{instead}", "score it partially, or regrade the question in Canvas")
 
-    def warn(self, code: str, message: str, hint: str = "") -> None:
-        self.notes.warn(self.question, code, f"question {self.question.id}: {message}", hint)
+    def warn(self, code: str, message: str, hint: str = "", part: object | None = None) -> None:
+        self.notes.warn(self.question, code, f"question {self.question.id}: {message}", hint, part)
 
     def right(self, scoring) -> None:
         """Show the question's feedback for a right answer where the answer is scored right."""

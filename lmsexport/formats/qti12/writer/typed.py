@@ -129,7 +129,7 @@ def _gap(context: Context, parts: Parts, gap: Gap, blank: str, typed: bool, part
     if any(item.feedback for item in (*gap.answers, *gap.choices)):
         context.warn("W856", f"Canvas's importer reads no feedback for the answers of a blank, so gap {gap.id}'s is "
                      "left out there (the package carries it, as Canvas's own export does)",
-                     "put it into the question's feedback for right or wrong answers")
+                     "put it into the question's feedback for right or wrong answers", gap)
     parts.responses.append(lid)
     right = idents[0] if not gap.choices or typed else idents[[c.correct for c in gap.choices].index(True)]
     scoring = condition(varequal(names.blank_response(blank), right), proceed=None)
@@ -160,7 +160,7 @@ def _accepted(context: Context, answers: tuple[Answer, ...], case_sensitive: boo
         if text != answer.text.replace("\\*", "*").strip():
             context.warn("W854", f"Canvas knows no wildcard: {what} {answer.text!r} is written as {text!r}, the "
                          "only text it then accepts" if text else f"Canvas knows no wildcard: {what} "
-                         f"{answer.text!r} is left out", "list the spellings to accept one by one")
+                         f"{answer.text!r} is left out", "list the spellings to accept one by one", answer)
         if text and text not in [known for known, _ in accepted]:
             accepted.append((text, answer))
     return accepted
@@ -171,7 +171,7 @@ def _left_out(context: Context, answers: list, label) -> None:
         what = "and its feedback are" if answer.feedback else "is"
         context.warn("W853", f"Canvas gives full marks or none for a typed answer, so the answer "
                      f"{label(answer)!r} ({names.decimal(answer.credit)}% credit) {what} left out",
-                     "make it a full-credit answer, or leave it out of the source")
+                     "make it a full-credit answer, or leave it out of the source", answer)
 
 
 def _typed_response(fib: str | None):

@@ -47,8 +47,8 @@ def write_numeric(context: Context) -> Parts:
         context.canvas_advice("W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
                           "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
                           "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
-    written = [(context.text.number(a.value, "an answer"),
-                context.text.number(a.tolerance, "a tolerance") if a.tolerance else None)
+    written = [(context.text.number(a.value, "an answer", a),
+                context.text.number(a.tolerance, "a tolerance", a) if a.tolerance else None)
                for a in question.answers]
     full = next(n for n, answer in enumerate(question.answers) if answer.credit == 100)
     response = declaration(names.RESPONSE, "single", "float", [written[full][0]])

@@ -70,7 +70,7 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
         text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
     for item in quiz.items:
         if isinstance(item, Pool):
-            _pool_section(section, quiz, item, text, advise_canvas)
+            _pool_section(section, quiz, item, log, advise_canvas)
         else:
             _item_ref(section, quiz, item)
     root.append(_outcome_processing(quiz, text))
@@ -84,7 +84,7 @@ def _item_ref(section, quiz: Quiz, question: Question) -> None:
     sub(ref, "qti:weight", {"identifier": names.WEIGHT, "value": number(question.points)})
 
 
-def _pool_section(parent, quiz: Quiz, pool: Pool, text: TextWriter, advise_canvas: bool) -> None:
+def _pool_section(parent, quiz: Quiz, pool: Pool, log: Log, advise_canvas: bool) -> None:
     """A pool: a section that selects `draw` of its items per attempt (QTI 2.1 info model,
     assessmentSection.selection and ordering). Invisible, as the quiz's own section: Canvas turns
     a visible one into a text-only question, and makes any section with selection a question group
@@ -94,9 +94,9 @@ def _pool_section(parent, quiz: Quiz, pool: Pool, text: TextWriter, advise_canva
     sub(section, "qti:selection", {"select": str(pool.draw)})
     sub(section, "qti:ordering", {"shuffle": "true" if pool.shuffle else "false"})
     if advise_canvas and pool.shuffle and not quiz.settings.shuffle:
-        text.warn("W812", f"pool {pool.id} shuffles its questions: Canvas reads a shuffled section as "
-                  "\"shuffle answers\" for the whole quiz", "for Canvas, build --format canvas (a question group "
-                  "draws in a random order anyway); QTI engines shuffle only the pool")
+        log.warn("W812", f"pool {pool.id} shuffles its questions: Canvas reads a shuffled section as \"shuffle "
+                 "answers\" for the whole quiz", quiz.where(pool), "for Canvas, build --format canvas (a question "
+                 "group draws in a random order anyway); QTI engines shuffle only the pool")
     for question in quiz.members(pool):
         _item_ref(section, quiz, question)
 

@@ -10,7 +10,6 @@ import pytest
 import lmsexport
 from conftest import ROOT
 from lmsexport.model import Choice, ModelError, MultipleChoice, Pool, Quiz, Settings, Text
-from lmsexport.formats.json import reader as json_reader
 from lmsexport.formats.json import writer as json_writer
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
@@ -30,7 +29,7 @@ def _question(**changes):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
 def test_text_model_json_model_round_trip(path):
     quiz = lmsexport.read(path)
-    again = json_reader.read(json_writer.dumps(quiz).encode(), source="x.json")
+    again = lmsexport.read("x.json", json_writer.dumps(quiz).encode(), format='json')
     assert again == quiz
     assert json_writer.dumps(again) == json_writer.dumps(quiz)
 
@@ -91,7 +90,7 @@ def test_json_reader_refuses_other_model_versions(version):
     document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
     document["lmsexport-model"] = version
     with pytest.raises(lmsexport.SourceError, match="not an lmsexport model version 1 or 2"):
-        json_reader.read(json.dumps(document), source="x.json")
+        lmsexport.read("x.json", json.dumps(document), format="json")
 
 
 POOLS = ROOT / "examples" / "pools" / "quiz.txt"
@@ -144,13 +143,13 @@ def test_json_carries_pools_as_version_2_and_reads_version_1():
     quiz = lmsexport.read(POOLS)
     document = json.loads(json_writer.dumps(quiz))
     assert document["lmsexport-model"] == 2 and [p["id"] for p in document["quiz"]["pools"]] == ["pool1", "pool2"]
-    assert json_reader.read(json_writer.dumps(quiz), source="x.json") == quiz
+    assert lmsexport.read("x.json", json_writer.dumps(quiz), format="json") == quiz
     plain = lmsexport.read(SOURCES[0])
     assert json.loads(json_writer.dumps(plain))["lmsexport-model"] == 1  # no pools: what older lmsexport reads
-    assert json_reader.read(json_writer.dumps(plain), source="x.json") == plain
+    assert lmsexport.read("x.json", json_writer.dumps(plain), format="json") == plain
     document["lmsexport-model"] = 1
     with pytest.raises(lmsexport.SourceError, match="version 1 has no pools"):
-        json_reader.read(json.dumps(document), source="x.json")
+        lmsexport.read("x.json", json.dumps(document), format="json")
 
 
 def test_a_question_s_own_policy_wins_over_the_quiz_s():
@@ -166,7 +165,7 @@ def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
     document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
     del document["quiz"]["settings"]["scoring"]
     assert all("scoring" not in question for question in document["quiz"]["questions"])
-    quiz = json_reader.read(json.dumps(document), source="x.json")
+    quiz = lmsexport.read("x.json", json.dumps(document), format='json')
     assert quiz.settings.scoring == "partial" and quiz == lmsexport.read(SOURCES[0])
 
 
@@ -184,4 +183,4 @@ def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
 )
 def test_json_reader_reports_bad_documents(text, message):
     with pytest.raises(lmsexport.SourceError, match=message):
-        json_reader.read(text, source="x.json")
+        lmsexport.read("x.json", text, format='json')

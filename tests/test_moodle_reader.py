@@ -18,7 +18,6 @@ from lmsexport.model import (
     Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer, Text, TrueFalse,
 )
-from lmsexport.formats.moodle import reader as reader
 from lmsexport.validation import validate_bytes
 from lmsexport.formats.moodle import writer as writer
 
@@ -30,8 +29,8 @@ PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAW
 
 
 def _through_moodle(quiz: Quiz) -> Quiz:
-    (content,) = writer.write(quiz).files.values()
-    return reader.read(content, source=f"{quiz.id}.moodle.xml")
+    (content,) = lmsexport.write(quiz, 'moodle').files.values()
+    return lmsexport.read(f"{quiz.id}.moodle.xml", content, format='moodle')
 
 
 def without_lossy_fields(quiz: Quiz) -> Quiz:
@@ -53,12 +52,12 @@ def test_a_quiz_scored_all_or_nothing_comes_back_with_what_moodle_can_grade():
     quiz = dataclasses.replace(lmsexport.read(ROOT / "examples" / "all-kinds" / "quiz.txt"),
                                settings=Settings(scoring="all_or_nothing", shuffle=True, pass_mark=50.0,
                                                  feedback="end"))
-    package = writer.write(quiz)
+    package = lmsexport.write(quiz, 'moodle')
     written = {d.message.split(":")[0] for d in package.warnings if d.code == "W661"}
     parts = {q.id: q.kind for q in quiz.questions if q.has_parts}
     assert written == {f"question {i}" for i, kind in parts.items() if kind != "ordering"}
     log = lmsexport.Log()
-    back = reader.read(next(iter(package.files.values())), source="x.moodle.xml", log=log)
+    back = lmsexport.read("x.moodle.xml", next(iter(package.files.values())), format='moodle', log=log)
     assert {q.id: back.scoring_of(q) for q in back.questions if q.has_parts} == {
         i: "all_or_nothing" if kind == "ordering" else "partial" for i, kind in parts.items()}
     assert [d.code for d in log.diagnostics] == ["W671"]  # the multiple-response question's -100 % penalties
@@ -118,9 +117,9 @@ def _every_kind() -> Quiz:
 
 def test_every_kind_with_rich_text_math_and_images_comes_back():
     quiz = _every_kind()
-    (content,) = writer.write(quiz).files.values()
+    (content,) = lmsexport.write(quiz, 'moodle').files.values()
     assert validate_bytes(content, source="every-kind.moodle.xml") == []
-    assert reader.read(content, source="every-kind.moodle.xml") == quiz
+    assert lmsexport.read("every-kind.moodle.xml", content, format='moodle') == quiz
 
 
 def _every_feature() -> Quiz:
@@ -217,7 +216,7 @@ def test_moodles_numerical_description_and_cloze_questions_read():
     """moodle-bank-exemple.xml without its calculatedmulti questions, and the core Cloze of gapfill's examples."""
     bank = re.sub(r'<question type="calculatedmulti">.*?</question>', "",
                   (FIXTURES / "moodle-bank-exemple.xml").read_text(encoding="utf-8"), flags=re.DOTALL)
-    quiz = reader.read(bank, source="bank.xml")
+    quiz = lmsexport.read("bank.xml", bank, format='moodle')
     kinds = Counter(q.kind for q in quiz.questions)
     assert kinds == {"multiple_choice": 5, "numeric": 4, "essay": 1, "description": 1}
     two_answers = next(q for q in quiz.questions if q.title == "num:2rounding")
@@ -226,7 +225,7 @@ def test_moodles_numerical_description_and_cloze_questions_read():
     assert [a.path for a in quiz.assets] == ["4.png", "dessin.svg"]
     gapfill = (FIXTURES / "gapfill-en-gapfill_examples.xml").read_text(encoding="utf-8")
     cloze = re.search(r'<question type="cloze">.*?</question>', gapfill, flags=re.DOTALL)[0]
-    (question,) = reader.read(f"<quiz>{cloze}</quiz>", source="cloze.xml").questions
+    (question,) = lmsexport.read("cloze.xml", f"<quiz>{cloze}</quiz>", format='moodle').questions
     assert question.kind == "fill_blanks" and question.points == 2
     assert [g.answers[0].text for g in question.gaps] == ["cat", "mat"]
     assert question.prompt == Text("This is an example of the Moodle core Embedded (Cloze) question type for "
@@ -301,14 +300,14 @@ CALCULATED = """<quiz><question type="calculatedsimple"><name><text>Sum</text></
 
 def test_a_calculatedsimple_question_is_numeric_with_its_first_dataset_item():
     log = lmsexport.Log()
-    (question,) = reader.read(CALCULATED, source="calc.xml", log=log).questions
+    (question,) = lmsexport.read("calc.xml", CALCULATED, format='moodle', log=log).questions
     assert question.prompt == Text("What is 1.5 + 2.5 (twice: 3)?")
     assert [(a.value, a.tolerance) for a in question.answers] == [(4.0, pytest.approx(0.4))]
     (warning,) = log.diagnostics
     assert warning.code == "W683" and "({a} = 1.5, {b} = 2.5)" in warning.message
     broken = CALCULATED.replace("{a} + {b}</text><tol", "{c} + exec('x')</text><tol")
     with pytest.raises(SourceError) as caught:
-        reader.read(broken, source="calc.xml")
+        lmsexport.read("calc.xml", broken, format='moodle')
     assert "the wildcard {c} has no value" in caught.value.diagnostics[0].message
 
 
@@ -324,7 +323,7 @@ def test_errors(case, request):
     """Each case: the warnings of the questions skipped, then the errors if no question reads."""
     log = lmsexport.Log()
     try:
-        reader.read(case.input, source="case.xml", log=log)
+        lmsexport.read("case.xml", case.input, format='moodle', log=log)
         errors = []
     except SourceError as exc:
         errors = exc.diagnostics
@@ -342,7 +341,7 @@ def test_errors(case, request):
 def test_a_bank_of_several_quizzes_reads_as_one_quiz_named_after_the_first():
     quizzes = [lmsexport.read(source) for source in SOURCES[:3]]
     (content,) = writer.write_bank(quizzes, "course").files.values()
-    quiz = reader.read(content, source="course.moodle.xml")
+    quiz = lmsexport.read("course.moodle.xml", content, format='moodle')
     assert (quiz.id, quiz.title) == (quizzes[0].id, quizzes[0].title)
     assert [q.prompt for q in quiz.questions] == [q.prompt for other in quizzes for q in other.questions]
     assert len({q.id for q in quiz.questions}) == 24
@@ -355,7 +354,7 @@ line &lt;b&gt;two&lt;/b&gt;</text></questiontext>
       <generalfeedback format="markdown"><text>**bold**</text></generalfeedback>
       <answer fraction="100" format="plain_text"><text>&lt;a&gt;</text></answer>
       <answer fraction="0"><text>x</text></answer></question></quiz>"""
-    (question,) = reader.read(document, source="f.xml").questions
+    (question,) = lmsexport.read("f.xml", document, format='moodle').questions
     assert question.prompt == Text("Line one<br>line <b>two</b>", "html")
     assert question.explanation == Text("**bold**")  # Markdown is kept as its source
     assert question.choices[0].text == Text("<a>") and question.choices[1].text == Text("x")
@@ -367,7 +366,7 @@ def test_the_quiz_language_is_its_questions_most_common_one():
         f'&lt;span lang="{lang}"&gt;Q&lt;/span&gt;</text></questiontext>'
         '<answer fraction="100"><text>a</text></answer><answer fraction="0"><text>b</text></answer></question>'
         for i, lang in enumerate(["fr", "de", "fr"])))
-    quiz = reader.read(document, source="langs.xml")
+    quiz = lmsexport.read("langs.xml", document, format='moodle')
     assert quiz.lang == "fr" and [q.lang for q in quiz.questions] == [None, "de", None]
     assert quiz.id == "langs" and quiz.title == "langs"
 
@@ -376,7 +375,7 @@ def test_character_references_are_resolved_to_what_a_text_can_hold():
     document = """<quiz><question type="multichoice"><name><text>N</text></name>
       <questiontext><text>&amp;#1; e&amp;#769; &amp;amp;</text></questiontext>
       <answer fraction="100"><text>a</text></answer><answer fraction="0"><text>b</text></answer></question></quiz>"""
-    (question,) = reader.read(document, source="refs.xml").questions
+    (question,) = lmsexport.read("refs.xml", document, format='moodle').questions
     assert question.prompt == Text("\u00e9 &")  # sanitised: NFC, without U+0001, then a plain text
 
 
@@ -384,12 +383,12 @@ def test_character_references_are_resolved_to_what_a_text_can_hold():
                          ids=lambda p: p.stem)
 def test_reading_and_rewriting_a_written_bank_gives_the_same_bytes(golden):
     content = golden.read_bytes()
-    again = writer.write(reader.read(content, source=golden.name)).files
+    again = lmsexport.write(lmsexport.read(golden.name, content, format="moodle"), "moodle").files
     if golden.name == "pools.moodle.xml":
         # A category is no pool in Moodle (nothing in it says how many to draw): the pools' questions
         # come back as the quiz's own, as a quiz without pools writes them.
         source = lmsexport.read(ROOT / "examples" / "pools" / "quiz.txt")
-        content = writer.write(dataclasses.replace(source, pools=())).files[golden.name]
+        content = lmsexport.write(dataclasses.replace(source, pools=()), "moodle").files[golden.name]
     assert again == {golden.name: content}
 
 
@@ -408,7 +407,7 @@ def test_files_of_one_name_in_several_questions_are_told_apart():
         _with_file("image.png", link, b"\x89PNG one"), _with_file("notes.pdf", "&lt;a href=&quot;@@PLUGINFILE@@/notes.pdf"
                                                           "&quot;&gt;notes&lt;/a&gt;", b"%PDF")]))
     log = lmsexport.Log()
-    quiz = reader.read(document, source="files.xml", log=log)
+    quiz = lmsexport.read("files.xml", document, format='moodle', log=log)
     assert [(a.path, a.data) for a in quiz.assets] == [("image.png", b"\x89PNG one"), ("q2/image.png", b"\x89PNG two")]
     assert [q.prompt.value for q in quiz.questions[:3]] == [
         '<img src="image.png">', '<img src="q2/image.png">', '<img src="image.png">']
@@ -419,7 +418,7 @@ def test_files_of_one_name_in_several_questions_are_told_apart():
 
 
 def test_a_file_no_text_links_to_is_not_an_asset():
-    quiz = reader.read(f"<quiz>{_with_file('unused.png', 'no image', b'x')}</quiz>", source="unused.xml")
+    quiz = lmsexport.read("unused.xml", f"<quiz>{_with_file('unused.png', 'no image', b'x')}</quiz>", format='moodle')
     assert quiz.assets == () and quiz.questions[0].prompt == Text("no image")
 
 

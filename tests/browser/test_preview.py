@@ -123,7 +123,7 @@ def test_the_panels_show_lint_and_each_formats_warnings(page, quizzes):
     page.goto(f"{quizzes}quiz/fsdp-yo/")
     lint = page.locator("#problems h3:has-text('Lint') + ol li")
     assert lint.count() == 5
-    assert "fsdp-yo.txt:24" in lint.all_inner_texts()[2]
+    assert "fsdp-yo.txt:25:4" in lint.all_inner_texts()[2]
     assert page.locator("#problems h3[data-format]").evaluate_all("hs => hs.map(h => h.dataset.format)") == \
         list(registry.flavours())
 

@@ -205,7 +205,7 @@ def test_category_holds_title_description_and_id():
 
 def test_a_pool_is_a_sub_category_and_a_warning_says_what_to_add_to_the_quiz():
     quiz = lmsexport.read(ROOT / "examples" / "pools" / "quiz.txt")
-    package = moodle.write(quiz)
+    package = lmsexport.write(quiz, "moodle")
     root = _root(package)
     placed = []
     for node in root.iterfind("question"):

@@ -175,6 +175,15 @@ def _sentence(draw, plain: bool) -> tuple:
     return tuple(segments)
 
 
+UNITS = ["m/s²", "%", "٪", "°C", "Kč", "km h⁻¹", "± 1", "1/s", "e5", "..", "m ± cm"]
+"""Units a text writes after the number, and units it must give as `@unit:` (spaces, signs, digits first)."""
+
+
+@functools.cache
+def _unit():
+    return one_line(exclude="\t").filter(lambda v: len(v) <= 50)
+
+
 @functools.cache
 def _kind_fields(kind: str, plain: bool):
     """A strategy for the fields that make a question of `kind`."""
@@ -186,7 +195,8 @@ def _kind_fields(kind: str, plain: bool):
         answer = one_line().filter(lambda v: bool(v.strip()))
         return st.fixed_dictionaries({"answers": _typed_answers(answer, Answer, plain), "case_sensitive": st.booleans()})
     if kind == "numeric":
-        return _typed_answers(st.floats(-1e12, 1e12), NumericAnswer, plain).map(lambda a: {"answers": a})
+        return st.fixed_dictionaries({"answers": _typed_answers(st.floats(-1e12, 1e12), NumericAnswer, plain),
+                                      "unit": st.one_of(st.none(), st.sampled_from(UNITS), _unit())})
     if kind == "essay":
         return st.integers(1, 100).map(lambda n: {"lines": n})
     if kind == "matching":

@@ -35,8 +35,10 @@ SOURCES = [
     *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt",
     ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
     ROOT / "examples" / "pools" / "quiz.txt",
+    ROOT / "examples" / "numbers" / "cs.txt",
 ]
 WARNINGS = {
+    "cisla-cs": ["W853", "W864", "W853", "W864", "W864", "W864"],
     "features": ["W861", "W861"],
     "all-kinds": ["W853", "W853", "W860", "W851", "W852", "W861", "W861"],
     "model-fields": ["W861"],
@@ -46,7 +48,8 @@ WARNINGS = {
 }
 """On purpose: all-kinds has partial-credit typed answers (W853), an essay box size (W860), an
 ordering (W851), mixed gaps (W852), a pass mark and tags (W861); kinds adds a French true/false
-(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856)."""
+(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856); the
+Czech numbers example partial-credit numbers (W853) and units, which end the question text (W864)."""
 Q = canvas_import.Q
 
 
@@ -170,7 +173,7 @@ def test_a_pool_canvas_cannot_hold_as_written_is_a_warning():
     quiz = Quiz(id="t", title="T", questions=questions,
                 pools=(Pool(id="p", draw=2, shuffle=False, questions=("q1", "q2", "q3")),))
     package = lmsexport.write(quiz, "canvas")
-    assert [w.code for w in package.warnings] == ["W864", "W865"]
+    assert [w.code for w in package.warnings] == ["W865", "W866"]
     assert "worth 1 to 3 points" in package.warnings[0].message and "2, their mean" in package.warnings[0].message
     assert canvas_import.groups(package.to_bytes())[0]["question_points"] == 2.0
 

@@ -57,6 +57,6 @@ def test_pools_example_builds_in_every_format_each_lms_getting_its_pools(format_
     assert lmsexport.validate(package) == []
     codes = [warning.code for warning in package.warnings]
     # The example has an essay, an ordering question and a pass mark: what each format says of them.
-    expected = {"moodle": ["W660", "W662", "W662"], "canvas": ["W851", "W861"], "qti": ["W809", "W812"],
+    expected = {"moodle": ["W660", "W662", "W662"], "canvas": ["W851", "W861"], "qti": ["W809", "W813"],
                 "scorm12": ["W603"], "scorm2004": ["W603"]}
     assert codes == expected.get(format_name, [])

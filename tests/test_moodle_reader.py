@@ -24,7 +24,8 @@ from lmsexport.formats.moodle import writer as writer
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
 ERRORS = FIXTURES / "read-errors.txt"
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
-                                                     ROOT / "examples" / "all-kinds" / "quiz.txt"]
+                                                     ROOT / "examples" / "all-kinds" / "quiz.txt",
+                                                     ROOT / "examples" / "numbers" / "cs.txt"]
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 

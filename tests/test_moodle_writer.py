@@ -23,7 +23,8 @@ from lmsexport.formats.moodle import writer as moodle
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
                                                      ROOT / "examples" / "all-kinds" / "quiz.txt",
-                                                     ROOT / "examples" / "pools" / "quiz.txt"]
+                                                     ROOT / "examples" / "pools" / "quiz.txt",
+                                                     ROOT / "examples" / "numbers" / "cs.txt"]
 
 
 def _quiz(*questions: Question, **fields) -> Quiz:

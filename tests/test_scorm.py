@@ -28,7 +28,8 @@ from lmsexport.formats.scorm import writer as scorm
 
 ALL_KINDS = ROOT / "examples" / "all-kinds" / "quiz.txt"
 POOLS = ROOT / "examples" / "pools" / "quiz.txt"
-SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS, POOLS]
+SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS, POOLS,
+           ROOT / "examples" / "numbers" / "cs.txt"]
 VERSIONS = {"scorm12": "1.2", "scorm2004": "2004"}
 STATIC = ROOT / "lmsexport" / "formats" / "scorm" / "templates" / "static"
 CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"

@@ -65,7 +65,7 @@ def start_pool(parser, number: int, match) -> None:
     """A `Pool:` line; one inside an open pool is an error (and ends the open one)."""
     pool = open_pool(parser)
     if pool is not None:
-        parser.error("E231", f"pools do not nest: {pool.name}, started on line {pool.line}, has no End pool line "
+        parser.error("E241", f"pools do not nest: {pool.name}, started on line {pool.line}, has no End pool line "
                      "before this one", number, hint="end each pool with an End pool line before the next Pool: line")
         close_pool(parser, number)
     parser.pools.append(PoolDraft(number=len(parser.pools) + 1, line=number, title=match["rest"].strip(),
@@ -76,12 +76,12 @@ def close_pool(parser, number: int) -> None:
     """An `End pool` line: the open pool ends; one without a pool, or a pool without questions, is an error."""
     pool = open_pool(parser)
     if pool is None:
-        parser.error("E232", "End pool, but no pool is open", number,
+        parser.error("E242", "End pool, but no pool is open", number,
                      hint="start the pool with a Pool: line above its questions, or delete this line")
         return
     pool.end = len(parser.drafts)
     if pool.end == pool.start:
-        parser.error("E233", f"{pool.name} has no questions", pool.line,
+        parser.error("E243", f"{pool.name} has no questions", pool.line,
                      hint="put its questions between the Pool: line and End pool, or delete the pool")
 
 
@@ -91,10 +91,10 @@ def head_line(parser, number: int, line: str, kind: str, match) -> str:
     if kind == "attribute":
         key = match["key"].lower()
         if key in pool.attributes:
-            parser.error("E237", f"@{key} is given twice for {pool.name}", number, hint="keep one")
+            parser.error("E247", f"@{key} is given twice for {pool.name}", number, hint="keep one")
         pool.attributes[key] = (number, match.start("rest") + 1, match["rest"])
     elif kind != "blank":
-        parser.error("E235", f"{pool.name} holds only its @draw, @points, @shuffle and @id lines before its "
+        parser.error("E245", f"{pool.name} holds only its @draw, @points, @shuffle and @id lines before its "
                      "first question", number, len(line) - len(line.lstrip()) + 1,
                      "start its first question with its number (1. ...); a pool has no text of its own")
     return "blank"
@@ -104,7 +104,7 @@ def finish(parser) -> None:
     """At the end of the file, a pool still open is an error."""
     pool = open_pool(parser)
     if pool is not None:
-        parser.error("E236", f"{pool.name} has no End pool line", pool.line,
+        parser.error("E246", f"{pool.name} has no End pool line", pool.line,
                      hint="add a line End pool after its last question")
         pool.end = len(parser.drafts)
 
@@ -118,7 +118,7 @@ def pool_settings(parser, header: dict) -> list[dict]:
         drafts = parser.drafts[pool.start:pool.end]
         for draft in drafts:
             if not draft.number:
-                parser.error("E235", f"{pool.name} holds a text block: pools hold questions only", draft.line,
+                parser.error("E245", f"{pool.name} holds a text block: pools hold questions only", draft.line,
                              hint="move the Text: block before the Pool: line or after End pool")
         _check_draw(parser, pool, values, len(drafts))
         if "points" in values:
@@ -134,12 +134,12 @@ def _values(parser, pool: PoolDraft) -> dict:
             close = [_SYNONYMS[key]] if key in _SYNONYMS else difflib.get_close_matches(key, POOL_ATTRIBUTES, 1, 0.5)
             hint = (f"did you mean @{close[0]}? " if close else "") + "a pool takes " + ", ".join(
                 "@" + name for name in POOL_ATTRIBUTES)
-            parser.error("E237", f"unknown pool attribute @{key}", line, column - len(key) - 3, hint, len(key) + 1)
+            parser.error("E247", f"unknown pool attribute @{key}", line, column - len(key) - 3, hint, len(key) + 1)
             continue
         try:
             values[key] = _value(key, value)
         except ValueError as exc:
-            parser.error("E237", f"bad value {value!r} for @{key} of {pool.name}", line, column, str(exc),
+            parser.error("E247", f"bad value {value!r} for @{key} of {pool.name}", line, column, str(exc),
                          max(1, len(value)))
     return values
 
@@ -159,12 +159,12 @@ def _value(key: str, value: str):
 def _check_draw(parser, pool: PoolDraft, values: dict, count: int) -> None:
     if "draw" not in values:
         if "draw" not in pool.attributes:
-            parser.error("E233", f"{pool.name} does not say how many of its questions to draw", pool.line,
+            parser.error("E243", f"{pool.name} does not say how many of its questions to draw", pool.line,
                          hint=f"add a line @draw: N right under the Pool: line (N from 1 to {max(count, 1)})")
         return
     if count and values["draw"] > count:
         line, column, value = pool.attributes["draw"]
-        parser.error("E233", f"{pool.name} draws {values['draw']} questions but holds {count}", line, column,
+        parser.error("E243", f"{pool.name} draws {values['draw']} questions but holds {count}", line, column,
                      f"draw {count} or fewer, or add questions to the pool", len(value))
 
 
@@ -179,7 +179,7 @@ def _apply_points(parser, pool: PoolDraft, points: float, drafts) -> None:
         except ValueError:
             continue  # the question's own attribute reports its bad value
         if not same:
-            parser.error("E234", f"{draft.name} is worth {own[2]} points, but {pool.name} gives each of its "
+            parser.error("E244", f"{draft.name} is worth {own[2]} points, but {pool.name} gives each of its "
                          f"questions {points:g}", own[0], own[1],
                          "delete the question's @points (or make it the pool's), or move the question out of "
                          "the pool: every question a pool draws from is worth the same", max(1, len(own[2])))
@@ -195,7 +195,7 @@ def build_pools(parser, settings: list[dict], questions: list[Question]) -> tupl
         pool_id = values.get("id") or f"pool{pool.number}"
         if pool_id in taken:
             line, column, _ = pool.attributes.get("id", (pool.line, 1, ""))
-            parser.error("E237", f"{pool.name} has the id {pool_id!r}, which a question or another pool has",
+            parser.error("E247", f"{pool.name} has the id {pool_id!r}, which a question or another pool has",
                          line, column, "give the pool an @id of its own")
             continue
         taken.add(pool_id)

@@ -7,7 +7,7 @@
     Description.                everything before the first question
 
     1. Question prompt          a number and `.` or `)`; following lines continue it
-       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring)
+       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring, unit)
        • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
        *• correct option        `*` right before the bullet or label marks it correct
        • [x] / • [ ]            checkboxes: multiple response
@@ -15,7 +15,8 @@
        >> feedback              for the option (or `=` answer) just above
     2. Typed answers
        = Paris                  accepted answer (`=50% Lyon` for partial credit);
-                                numbers (`= 3.14 ± 0.01`, `= 1..5`) make it numeric,
+                                numbers (`= 3,14 ± 0,01 m`, `= 1..5`) make it numeric,
+                                as the quiz's language writes them (`numeric`),
                                 `= true` / `= false` a true/false question
     3. Essay: a line of ___ under the prompt; gaps: The capital is {=Paris ~Rome}.
        > explanation            shown once answered; >+ when right, >- when wrong
@@ -37,9 +38,10 @@ import html
 import posixpath
 import re
 import unicodedata
+import warnings
 from typing import Callable
 
-from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
+from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
 from ...markup import Sanitiser
@@ -52,8 +54,8 @@ from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS,
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides), `assets` (a loader for the images the quiz refers to) and `log` (where what the
-sanitiser removes from Markdown's HTML is told, W010)."""
+overrides), `assets` (a loader for the images the quiz refers to) and `log` (its warnings: what
+the sanitiser removes from Markdown's HTML, W010; a number that reads two ways, W131)."""
 
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
@@ -65,6 +67,8 @@ class Parser:
 
     def __init__(self, text: str, source: str, log: Log | None = None):
         self.source = source
+        self.lang: str | None = None
+        """The quiz's language (`lang:` in the header): how its numbers are written."""
         self.markup = "plain"
         """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
@@ -151,6 +155,9 @@ class Parser:
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = self.span(line, column, length)
         self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
+
+    def warn(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
+        self.log.warn(code, message, self.span(line, column, length), hint)
 
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
@@ -348,12 +355,24 @@ def read(
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
-    `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
-    path relative to the quiz, or raises OSError; without it, images are an error.
+    Its warnings go to `log`, else each is issued as a ConversionWarning. `assets(path)` returns
+    the bytes of a file the quiz refers to (an image), by its path relative to the quiz, or
+    raises OSError; without it, images are an error.
     """
+    caught = Log() if log is None else log
+    quiz = _read(data, source, caught, defaults, assets)
+    if log is None:
+        for diagnostic in caught.diagnostics:
+            warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
+    return quiz
+
+
+def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
+          assets: Callable[[str], bytes] | None) -> Quiz:
     parser = Parser(decode(data, source), source, log)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
+    parser.lang = header.get("lang")
     parser.markup = header.get("markup", "plain")
     parser.title = header.get("title")
     parser.parse(body_start)

@@ -52,16 +52,10 @@ _GAP_SPECIAL = re.compile(r"([=~{}\\])")
 CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
 """Partial credit in a typed gap: `{=Paris =50% paris}`."""
 
-NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-NUMERIC = re.compile(
-    rf"(?P<value>{NUMBER})(?:[ \t]*(?:±|\+-|\+/-)[ \t]*(?P<tolerance>{NUMBER})(?P<percent>%)?)?\Z"
-    rf"|(?P<low>{NUMBER})[ \t]*\.\.[ \t]*(?P<high>{NUMBER})\Z"
-)
-"""A numeric answer: `3.14`, `3.14 ± 0.01` (`+-`, `+/-`, or a `%` of the value), `1..5`."""
 TRUE, FALSE = frozenset({"true", "t"}), frozenset({"false", "f"})
 """A single `=` answer that makes a true/false question."""
 
-ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring")
+ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring", "unit")
 """The `@name: value` attributes of a question."""
 ESSAY_LINES = 10
 """The size of an essay's answer box when `@lines` does not say."""

@@ -20,7 +20,7 @@ from ...diagnostics import Log, SourceSpan
 from ...model import DEFAULT_SCORING, MEDIA_TYPES, Pool, Question, Quiz
 from ...package import Package, WriteOptions
 from .syntax import ESSAY_LINES, PREAMBLE_BREAKS, classify
-from .writer_kinds import BODIES, sentence_lines
+from .writer_kinds import BODIES, inline_unit, language, sentence_lines
 from .writer_lines import INDENT, Encoder, NeedsHTML, number, one_line
 
 EXTENSION = ".txt"
@@ -206,6 +206,8 @@ class _Writer:
         if question.kind == "essay" and question.lines != ESSAY_LINES:
             attributes.append(("lines", str(question.lines)))
         attributes += [("scoring", question.scoring)] if question.scoring else []
+        if question.kind == "numeric" and question.unit and not inline_unit(question, language(self, question)):
+            attributes.append(("unit", question.unit))
         return attributes
 
     def _missing_images(self, shown: list[str]) -> None:

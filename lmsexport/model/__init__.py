@@ -5,18 +5,20 @@ Objects check their own invariants on construction, so a writer can rely on ever
 question having an answer key and every identifier being usable in XML. The JSON
 form (`quiz_to_data` / `quiz_from_data`, wrapped by the json format's writer and
 reader) carries `MODEL_VERSION` so the contract is versioned, as
-pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
+pandoc-types does. `base` holds the common parts, `kinds` the question kinds, `quiz` the
+quiz and its pools.
 """
 
 from .base import (
     DEFAULT_SCORING, FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, READ_MODEL_VERSIONS, SCORING_POLICIES, TEXT_FORMATS,
-    XML_ILLEGAL, Asset, Choice, ModelError, MultipleChoice, Pool, Question, Quiz, Settings, Text, is_identifier,
+    XML_ILLEGAL, Asset, Choice, ModelError, MultipleChoice, Question, Settings, Text, is_identifier,
     is_language_tag,
 )
 from .kinds import (
     QUESTION_KINDS, Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering,
     ShortAnswer, TrueFalse,
 )
+from .quiz import Pool, Quiz
 from .data import quiz_from_data, quiz_to_data
 
 __all__ = [

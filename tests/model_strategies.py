@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from lmsexport.markup import sanitize
 from lmsexport.model import (Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair,
-                             MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Pool, Quiz, Settings, ShortAnswer,
-                             Text, TrueFalse)
+                             MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Pool, Quiz, Settings,
+                             ShortAnswer, Text, TrueFalse)
 
 SCRIPTS = "aZqé中文العربيةẹ̀ỗПривет日本語한글हिन्दीΩ🎓"
 SYNTAX = "019.)(-–•*=>+@_{}~[]x→\\&<\"';:%#/ \t\n\r\u00a0"

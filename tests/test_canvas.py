@@ -24,8 +24,8 @@ import canvas_import
 import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.cli import main
-from lmsexport.model import (Answer, Choice, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Pool, Quiz,
-                             Settings, ShortAnswer, Text)
+from lmsexport.model import (Answer, Choice, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Pool,
+                             Quiz, Settings, ShortAnswer, Text)
 from lmsexport.package import MANIFEST
 from lmsexport.schemas import load_schema
 from lmsexport.validation import validate_bytes, validate_files

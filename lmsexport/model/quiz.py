@@ -142,7 +142,8 @@ def _check_pools(questions: tuple[Question, ...], pools: tuple[Pool, ...]) -> No
     for pool in pools:
         missing = [qid for qid in pool.questions if qid not in by_id]
         _check(not missing, f"pool {pool.id}: no question {', '.join(missing)} in the quiz")
-        _check(not seen & set(pool.questions), f"pool {pool.id}: a question of it is in another pool (pools do not nest)")
+        _check(not seen & set(pool.questions),
+               f"pool {pool.id}: a question of it is in another pool (pools do not nest)")
         seen.update(pool.questions)
         places = [by_id[qid][0] for qid in pool.questions]
         _check(places == list(range(places[0], places[0] + len(places))),

@@ -36,7 +36,8 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     if version not in READ_MODEL_VERSIONS or isinstance(version, bool):
         raise _fail(
             source,
-            f"not an lmsexport model version {' or '.join(map(str, READ_MODEL_VERSIONS))} (found lmsexport-model: {version!r})",
+            f"not an lmsexport model version {' or '.join(map(str, READ_MODEL_VERSIONS))} "
+            f"(found lmsexport-model: {version!r})",
             "write it with this version of lmsexport (lmsexport build --format json)",
         )
     problems: list[Diagnostic] = []

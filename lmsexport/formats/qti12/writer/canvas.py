@@ -58,10 +58,12 @@ def pool_section(parent, quiz: Quiz, pool: Pool, notes: Notes):
     worth, whatever its own points: Canvas has one value per group). The importer reads both
     (assessment_test_converter.rb: pick_count, question_points)."""
     members = quiz.members(pool)
-    section = sub(parent, "qti12:section", {"ident": names.item_ident(quiz.id, pool.id), "title": pool.title or pool.id})
+    section = sub(parent, "qti12:section",
+                  {"ident": names.item_ident(quiz.id, pool.id), "title": pool.title or pool.id})
     selection = sub(sub(section, "qti12:selection_ordering"), "qti12:selection")
     sub(selection, "qti12:selection_number", text=str(pool.draw))
-    sub(sub(selection, "qti12:selection_extension"), "qti12:points_per_item", text=names.decimal(_each(pool, members, notes)))
+    points = names.decimal(_each(pool, members, notes))
+    sub(sub(selection, "qti12:selection_extension"), "qti12:points_per_item", text=points)
     if not pool.shuffle and pool.draw > 1:
         notes.warn(members[0], "W866", f"pool {pool.id} keeps its questions in order, but a Canvas question group "
                    "shows the questions it draws in a random order", "nothing to do unless the order matters; then "

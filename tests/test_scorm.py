@@ -27,7 +27,8 @@ from lmsexport.validation import validate_bytes, validate_files
 from lmsexport.formats.scorm import writer as scorm
 
 ALL_KINDS = ROOT / "examples" / "all-kinds" / "quiz.txt"
-SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS,
+POOLS = ROOT / "examples" / "pools" / "quiz.txt"
+SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS, POOLS,
            ROOT / "examples" / "numbers" / "cs.txt"]
 VERSIONS = {"scorm12": "1.2", "scorm2004": "2004"}
 STATIC = ROOT / "lmsexport" / "formats" / "scorm" / "templates" / "static"
@@ -61,8 +62,8 @@ def test_package_validates_and_matches_its_goldens(source, name, goldens):
     package = write(quiz, VERSIONS[name])
     assert validate_files(package.files, source=f"{quiz.id}{package.extension}") == []
     assert package.extension == f".{name}.zip"
-    # The feature fixture has an essay and a pass mark: the pass mark stays out, with W603.
-    assert [w.code for w in package.warnings] == (["W603"] if source == ALL_KINDS else [])
+    # The feature fixture and the pools example have an essay and a pass mark: the pass mark stays out, with W603.
+    assert [w.code for w in package.warnings] == (["W603"] if source in (ALL_KINDS, POOLS) else [])
     runtime = player.RUNTIMES[VERSIONS[name]]
     media = {player.media_path(asset): asset.data for asset in quiz.assets}
     assert sorted(package.files) == sorted([MANIFEST, player.LAUNCH, *player.STATIC, runtime, *media])

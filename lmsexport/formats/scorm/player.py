@@ -45,6 +45,8 @@ def pending_grading(quiz: Quiz) -> bool:
 def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
     """Everything the page's script needs, as JSON-ready data; what it cannot carry goes to `log`.
 
+    Every question is in `questions`, pooled or not; `pools` says which of them each attempt
+    draws from (the player draws, and keeps the draw's seed in suspend_data).
     With an essay in the quiz the pass mark is left out: the player cannot mark the
     essay, so it never decides pass or fail (the writer warns, W603)."""
     log = Log() if log is None else log
@@ -63,6 +65,8 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
         "numberFormat": number_format(quiz.lang),
         "questions": [_with_points(question_data(quiz, question, version, texts), question, words)
                       for question in quiz.questions],
+        "pools": [{"draw": pool.draw, "shuffle": pool.shuffle, "questions": list(pool.questions)}
+                  for pool in quiz.pools] or None,
     })
 
 

@@ -21,6 +21,9 @@
     3. Essay: a line of ___ under the prompt; gaps: The capital is {=Paris ~Rome}.
        > explanation            shown once answered; >+ when right, >- when wrong
     Text: a passage             a text block between questions (no number, no score)
+    Pool: Warm-up               a pool (`pools`): @draw: 2, @points, @shuffle, @id lines,
+    1. ...                      then its questions, one attempt draws `draw` of them;
+    End pool                    pools do not nest
 
     Answers: 1a 2b 3ac          optional key at the end; letters count options in order
 
@@ -44,6 +47,7 @@ from ...images import image_problem
 from ...markup import Sanitiser
 from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
+from . import pools
 from .header import header_messages, parse_header
 from .questions import Draft, Option, build_questions
 from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
@@ -83,6 +87,7 @@ class Parser:
         self.questions = 0
         self.blocks = 0
         """Numbered questions and `Text:` blocks so far."""
+        self.pools: list[pools.PoolDraft] = []
         self.last_start: int | None = None
         """Index of the last line that starts a question or `Text:` block, once looked for."""
         self.written_number = 0
@@ -166,10 +171,21 @@ class Parser:
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
-            if not self.drafts and kind not in PREAMBLE_BREAKS:
+            if pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
+                self.previous = pools.head_line(self, number, line, kind, match)
+                continue
+            if not self.drafts and not self.pools and kind not in PREAMBLE_BREAKS:
                 self._preamble(line, kind)
                 continue
             self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
+
+    def _on_pool(self, number, line, match):
+        pools.start_pool(self, number, match)
+        return "blank"
+
+    def _on_pool_end(self, number, line, match):
+        pools.close_pool(self, number)
+        return "blank"
 
     def _after_key(self, number: int, line: str, kind: str) -> None:
         if kind == "text":
@@ -360,11 +376,14 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
     parser.markup = header.get("markup", "plain")
     parser.title = header.get("title")
     parser.parse(body_start)
+    pools.finish(parser)
     if not parser.drafts and not parser.problems:
         parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
                      hint="start each question with its number and a dot (1. What is ...?) "
                      "and list its options under it (• option)")
+    pool_settings = pools.pool_settings(parser, header)
     questions = build_questions(parser, header)
+    quiz_pools = pools.build_pools(parser, pool_settings, questions)
     stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
     description = join_lines(parser.description)
     description_text = parser.text(description) if description else None
@@ -390,6 +409,7 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),
         questions=tuple(questions),
+        pools=quiz_pools,
         assets=loaded,
     )
 

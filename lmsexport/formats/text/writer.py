@@ -19,7 +19,7 @@ import posixpath
 from collections import Counter
 
 from ...diagnostics import Log, SourceSpan
-from ...model import DEFAULT_SCORING, MEDIA_TYPES, Question, Quiz
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, Pool, Question, Quiz
 from ...package import Package, WriteOptions
 from .syntax import ESSAY_LINES, PREAMBLE_BREAKS, classify
 from .writer_kinds import BODIES, inline_unit, language, sentence_lines
@@ -82,6 +82,7 @@ class _Writer:
         self.label: str | None = None
         self.span = self.where
         self.warned: set[tuple] = set()
+        self.pooled = {qid: pool for pool in quiz.pools for qid in pool.questions}
 
     def lost(self, code: str, feature: str, instead: str) -> None:
         """Warn that the question being written (or the quiz) loses `feature`, once per question."""
@@ -151,7 +152,11 @@ class _Writer:
 
     def _questions(self) -> list[list[str]]:
         written, counts = [], Counter()
+        starts = {pool.questions[0]: (number, pool) for number, pool in enumerate(self.quiz.pools, 1)}
+        ends = {pool.questions[-1] for pool in self.quiz.pools}
         for question in self.quiz.questions:
+            if question.id in starts:
+                written.append(self._pool_head(*starts[question.id]))
             block = question.kind == "description"
             counts[block] += 1
             self.label = f"{'text block' if block else 'question'} {counts[block]}"
@@ -162,7 +167,21 @@ class _Writer:
             for code, feature, instead in self.encoder.drain():
                 self.lost(code, feature, instead)
             self._missing_images(list(self.encoder.images)[shown:])
+            if question.id in ends:
+                written.append(["End pool"])
         return written
+
+    def _pool_head(self, position: int, pool: Pool) -> list[str]:
+        """`Pool: title` and the pool's attributes (docs/format.md#pools)."""
+        title, changed = one_line(pool.title or "")
+        if changed:
+            self.lost("W453", f"a line break or spaces at the ends of the title of pool {position}",
+                      "it is written on one line")
+        lines = [f"Pool: {title}".rstrip(), f"@draw: {pool.draw}"]
+        lines += [f"@points: {number(pool.points)}"] if pool.points is not None else []
+        lines += [] if pool.shuffle else ["@shuffle: no"]
+        lines += [f"@id: {pool.id}"] if pool.id != f"pool{position}" else []
+        return lines
 
     def _question(self, question: Question, position: int | None, numbered: str) -> list[str]:
         if question.kind == "fill_blanks":
@@ -191,7 +210,9 @@ class _Writer:
         if changed:
             self.lost("W453", "a line break or spaces at the ends of the question's title", "it is written on one line")
         attributes += [("title", title)] if title else []
-        if question.kind != "description" and question.points != self.points:
+        pool = self.pooled.get(question.id)
+        given_by_pool = pool is not None and pool.points is not None  # the pool's @points gives it its points
+        if question.kind != "description" and question.points != self.points and not given_by_pool:
             attributes.append(("points", number(question.points)))
         attributes += [("lang", question.lang)] if question.lang else []
         attributes += [("tags", self._tags(question.tags))] if question.tags else []

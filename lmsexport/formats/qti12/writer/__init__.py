@@ -4,7 +4,8 @@ QTI ASI 1.2.1: https://www.imsglobal.org/question/qtiv1p2/imsqti_asi_infov1p2.ht
 what a teacher sees after the import and what is lost: docs/formats/canvas.md.
 
     imsmanifest.xml             IMS CP 1.1.4: the assessment, its settings (a dependency), each image
-    <quiz id>/<quiz id>.xml     questestinterop: one assessment, one section, an item per question
+    <quiz id>/<quiz id>.xml     questestinterop: one assessment, one section, an item per question,
+                                a section per pool (a Canvas question group) holding its items
     <quiz id>/assessment_meta.xml   Canvas's quiz settings (title, shuffle, attempts, time limit, ...)
     web_resources/<image path>  the quiz's images
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from .. import names
 from . import canvas, choices, typed
-from ....model import Question, Quiz
+from ....model import Pool, Question, Quiz
 from ....package import Package, WriteOptions
 from ....xml import NS, element, serialize, sub
 from .parts import Context, Notes, Parts, condition, show, x
@@ -51,10 +52,16 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
     flavour.assessment_metadata(assessment, quiz, minutes)
     section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
-    for position, question in enumerate(quiz.questions, 1):
-        text = TextWriter(notes, question, assets, flavour)
-        context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
-        section.append(_item(quiz, context, _KINDS[question.kind](context), flavour))
+    position = 0
+    for entry in quiz.items:
+        parent, members = section, (entry,)
+        if isinstance(entry, Pool):
+            parent, members = flavour.pool_section(section, quiz, entry, notes), quiz.members(entry)
+        for question in members:
+            position += 1
+            text = TextWriter(notes, question, assets, flavour)
+            context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
+            parent.append(_item(quiz, context, _KINDS[question.kind](context), flavour))
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)
     files = flavour.files(quiz, serialize(root), serialize(settings), serialize(flavour.manifest(quiz)))

@@ -113,16 +113,33 @@
   /** Credit (a percentage, -100..100) as a share of the points, never below nothing or above all. */
   ns.share = (credit) => Math.min(1, Math.max(0, credit / 100));
 
-  ns.shuffled = function (items) {
+  /** A copy of `items` in a random order; `next` (from ns.seeded) makes the order repeatable. */
+  ns.shuffled = function (items, next) {
     const out = items.slice();
     const random = new Uint32Array(out.length);
-    crypto.getRandomValues(random);
+    if (next) random.forEach((_, index) => { random[index] = next(); });
+    else crypto.getRandomValues(random);
     for (let i = out.length - 1; i > 0; i -= 1) {
       const j = random[i] % (i + 1);
       [out[i], out[j]] = [out[j], out[i]];
     }
     return out;
   };
+
+  /** A repeatable stream of 32-bit numbers from `seed` (mulberry32): the same seed, the same draw. */
+  ns.seeded = function (seed) {
+    let value = seed >>> 0;
+    return () => {
+      value = (value + 0x6d2b79f5) >>> 0;
+      let t = value;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return (t ^ (t >>> 14)) >>> 0;
+    };
+  };
+
+  /** A new seed for an attempt's draw. */
+  ns.newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
 
   /** A select of plain-text options after a "Choose…" placeholder; `chosen` is the selected value. */
   ns.select = function (options, chosen, attributes) {

@@ -84,7 +84,8 @@ class Questions:
             self._section(target[0], target[1], group)
 
     def _section(self, document: Document, section, outer: Group | None) -> None:
-        selection = next((node for node in section.iter() if local(node) == "selection"), None)
+        selection = next((node for ordering in section if local(ordering) == "selection_ordering"
+                          for node in ordering if local(node) == "selection"), None)
         draws = _child_number(selection, "selection_number") if selection is not None else None
         if draws is None or outer is not None:
             self._walk(document, section, outer)

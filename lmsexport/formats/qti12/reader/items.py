@@ -104,11 +104,15 @@ class Item:
 
     def left_out_feedback(self) -> None:
         """Warn for each feedback the question could not take (`placed` says which it took)."""
-        for ident in self.feedback_nodes:
-            if ident not in self.placed and self.text([self.feedback_nodes[ident]]).value.strip():
-                self.warn("W874", f"its feedback {ident!r} is left out: it is shown on a condition lmsexport has no "
-                          "place for (it keeps feedback for any answer, a right one, a wrong one, and each option's)",
-                          "put what it says into the question's feedback for right or wrong answers")
+        from ....text import shorten, words
+
+        for ident, node in self.feedback_nodes.items():
+            shown = words(self.text([node])) if ident not in self.placed else ""
+            if shown:
+                self.warn("W874", f"its feedback {ident!r} ({shorten(shown, 40)!r}) is left out: it is shown on a "
+                          "condition lmsexport has no place for (it keeps feedback for any answer, a right one, a "
+                          "wrong one, and each option's)", "put what it says into the question's feedback for right "
+                          "or wrong answers")
 
 
 def metadata(item) -> dict[str, str]:

@@ -98,9 +98,7 @@ class TextReader:
                 "\n" in run or "\r" in run or "\\(" in run or "\\[" in run for run in runs):
             value = (root.text or "") + "".join("\n" + (child.tail or "") for child in root)
             return Text(_clean(value), "plain", text_lang)
-        inner = entities.escape(root.text or "", quote=False) + "".join(
-            html.tostring(child, encoding="unicode") for child in root)
-        return Text(_clean(sanitize(inner)), "html", text_lang)
+        return Text(_clean(sanitize(_serialised(root))), "html", text_lang)
 
     def _parts(self, holder, warn: Warn) -> list[tuple[str, str, str | None]]:
         """(plain or html, content, language) for each piece of a material, in order."""
@@ -229,6 +227,22 @@ def _unwrap(root, stem: bool) -> str | None:
     lang = only.get("lang")
     only.drop_tag()
     return lang
+
+
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+
+def _serialised(root) -> str:
+    """The HTML under `root` for the sanitiser, which writes it again as HTML: serialised as XML,
+    since lxml's HTML serialisation would percent-escape an image path (`a b.png` -> `a%20b.png`),
+    with every element but the void ones written with an end tag (`<p></p>`, never `<p/>`)."""
+    from lxml import etree
+
+    for node in root.iter():
+        if isinstance(node.tag, str) and node.tag not in _VOID and node.text is None and not len(node):
+            node.text = ""
+    return entities.escape(root.text or "", quote=False) + "".join(
+        etree.tostring(child, method="xml", encoding="unicode", with_tail=True) for child in root)
 
 
 def _replace(node, text: str) -> None:

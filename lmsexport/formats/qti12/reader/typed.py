@@ -78,18 +78,26 @@ def _number(item: Item, condition: Condition, response: str) -> tuple[Decimal, D
         if test.response == response and not test.negated:
             tests.setdefault(test.kind, processing.number(test.value))
     exact, low, high = tests.get("varequal"), _bound(tests, "vargte", "vargt"), _bound(tests, "varlte", "varlt")
-    if "vargt" in tests or "varlt" in tests:
-        item.warn("W875", "an answer bounded strictly (Canvas's precision answer, so many significant digits) is read "
-                  "as a number within a margin that includes its bounds", "nothing to do: the bounds are the same")
+    found = None
     if exact is not None:
-        margins = [abs(bound - exact) for bound in (low, high) if bound is not None]
-        return exact, max(margins, default=Decimal(0))
-    if low is not None and high is not None:
-        return (low + high) / 2, abs(high - low) / 2
+        found = exact, max((abs(bound - exact) for bound in (low, high) if bound is not None), default=Decimal(0))
+    elif low is not None and high is not None:
+        found = (low + high) / 2, abs(high - low) / 2
+    if found is not None and ("vargt" in tests or "varlt" in tests):
+        item.warn("W875", f"its answer from {low} to {high}, a bound excluded (Canvas's precision answer), is read as "
+                  f"{_decimal(found[0])} ± {_decimal(found[1])}, bounds included", "nothing to do: only the bounds "
+                  "themselves are judged otherwise")
+    if found is not None:
+        return found
     values = ", ".join(f"{kind} {value}" for kind, value in tests.items())
     item.warn("W875", f"an accepted answer ({values or 'no number'}) is left out: lmsexport's numeric answers are a "
               "number within a margin", "give it as an exact answer or a range in the source LMS")
     return None
+
+
+def _decimal(number: Decimal) -> str:
+    text = format(number.normalize(), "f")
+    return "0" if text in ("-0", "") else text
 
 
 def _bound(tests: dict, inclusive: str, strict: str) -> Decimal | None:

@@ -11,7 +11,7 @@ docs/formats/canvas.md. A reader turns each of these back: `item_ident` into the
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import Context, Decimal
 from urllib.parse import quote, unquote
 
 from ...xml import NS
@@ -82,6 +82,10 @@ EQUATION_PATH = "/equation_images/"
 DISPLAY = "\\displaystyle "
 """Prefixed to the TeX of display math: Canvas draws every equation image inline, so display math is
 drawn in display style; a reader takes the prefix off and makes the formula display math again."""
+EXACT = Context(prec=1000)
+"""Decimal arithmetic without rounding for any two floats (their decimals span fewer than 800
+digits), where the default context's 28 digits would round 1 + 1e-100 to 1."""
+_KEEP = "\ue000"
 _ALT_PREFIX = "LaTeX: "
 _TITLE_LENGTH = 60
 _ANSWER_SPAN = 10000
@@ -109,6 +113,17 @@ def item_ident(quiz_id: str, question_id: str) -> str:
 def question_ref(quiz_id: str, question_id: str) -> str:
     """The bank question a quiz question was made from, as Canvas exports it (its own id, not the item's)."""
     return f"{item_ident(quiz_id, question_id)}-bank"
+
+
+def fragment(value: str):
+    """An HTML fragment as a tree under a `div`, as the writer and the reader handle texts. libxml2
+    drops the space (a no-break space too) before a fragment's first element; a character put
+    first and taken off again keeps it."""
+    from lxml import html
+
+    root = html.fragment_fromstring(_KEEP + value, create_parent="div")
+    root.text = root.text[len(_KEEP):] or None
+    return root
 
 
 def item_title(prompt_html: str, fallback: str) -> str:
@@ -152,7 +167,7 @@ def decimal(value: float) -> str:
 def bounds(value: float, margin: float) -> tuple[str, str]:
     """value - margin and value + margin, computed in decimal so that the written bounds are exact."""
     centre, width = Decimal(decimal(value)), Decimal(decimal(margin))
-    return _plain(centre - width), _plain(centre + width)
+    return _plain(EXACT.subtract(centre, width)), _plain(EXACT.add(centre, width))
 
 
 def _plain(number: Decimal) -> str:

@@ -16,6 +16,7 @@ from ....model import Choice, Matching, MatchPair, MultipleChoice, OrderItem, Or
 from . import processing
 from .items import Item, Skip, common
 from .text import local
+from ....text import words
 
 
 def read_choice(item: Item, meta: dict[str, str], declared: str | None) -> Question:
@@ -96,7 +97,7 @@ def _block(text: Text) -> str:
     return value if value.startswith("<") and not lang else f"<p{lang}>{value}</p>"
 
 
-def read_matching(item: Item, meta: dict[str, str]) -> Question:
+def read_matching(item: Item, meta: dict[str, str], declared: str | None = names.MATCHING) -> Question:
     """matching_question: a response_lid per left item (its material the left text), each listing
     the options; the option a condition adding to the score names is its match. Options no left
     item matches are distractors. Options exactly `1`…`n`, each matched once, make the ordering
@@ -107,35 +108,34 @@ def read_matching(item: Item, meta: dict[str, str]) -> Question:
         for label in item.labels(lid):
             if label.get("ident", "") not in options:
                 options[label.get("ident", "")] = item.text([label])
-    pairs, matched, blank = [], [], 0
+    pairs, matched = [], []
     for lid in lids:
         left = item.text([child for child in lid if local(child) == "material"])
         right = processing.right_values(item.conditions, lid.get("ident", ""))
-        if not left.value.strip():
-            blank += 1
-            continue
         if not right or right[0] not in options:
-            raise Skip(f"the left item {item.words([c for c in lid if local(c) == 'material'], 'a left item')!r} "
-                       "has no match", "give every left item its match in the source LMS")
-        if not options[right[0]].value.strip():
-            raise Skip("the options of its left items have no text", "check the question in the source LMS")
+            raise Skip(f"the left item {words(left)!r} has no match", "give every left item its match in the source LMS")
         matched.append(right[0])
         pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=options[right[0]]))
-    if blank:
-        item.warn("W875", f"{blank} left item(s) without text are left out (their options stay among the options)",
-                  "delete empty pairs in the source LMS")
     if len(pairs) < 2:
         raise Skip(f"a matching question needs two pairs or more, this one has {len(pairs)}")
+    if declared is None and all(_blank(pair.right) for pair in pairs):
+        raise Skip("the options of its left items have no text (they may be elsewhere in the item, where the "
+                   "reader does not look)", "check the question in the source LMS", code="W871")
     ordering = _ordering(item, meta, pairs, matched, options)
     if ordering is not None:
         return ordering
     shown = {text.value for text in (pair.right for pair in pairs)}
     distractors = []
     for ident, text in options.items():
-        if ident not in matched and text.value.strip() and text.value not in shown:
+        if ident not in matched and not _blank(text) and text.value not in shown:
             shown.add(text.value)
             distractors.append(text)
     return Matching(**common(item, meta), pairs=tuple(pairs), distractors=tuple(distractors))
+
+
+def _blank(text: Text) -> bool:
+    """Nothing to see: no words and no image."""
+    return not words(text) and "<img" not in text.value
 
 
 def _ordering(item: Item, meta, pairs: list[MatchPair], matched: list[str], options: dict) -> Ordering | None:

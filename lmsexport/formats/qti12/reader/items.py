@@ -91,7 +91,7 @@ class Item:
             if node is not None:
                 self.placed.add(ident)
                 text = self.text([node])
-                return text if text.value.strip() else None
+                return text if text.value else None
         return None
 
     def responses(self, *kinds: str) -> list:
@@ -146,7 +146,6 @@ def common(item: Item, meta: dict[str, str], scored: bool = True) -> dict:
 
 def _title(title: str | None, prompt: Text, question_id: str) -> str | None:
     """The item's title, but the one a writer makes from the start of the prompt (not the author's)."""
-    title = " ".join((title or "").split())
     return title if title and title != names.item_title(prompt.html(), question_id) else None
 
 

@@ -51,6 +51,8 @@ def read_question(item: Item) -> Question:
     kind = _inferred(item)
     if kind in (names.MULTIPLE_CHOICE, names.MULTIPLE_ANSWERS):
         return choices.read_choice(item, meta, None)
+    if kind == names.MATCHING:
+        return choices.read_matching(item, meta, None)
     return _READERS[kind](item, meta)
 
 

@@ -65,7 +65,7 @@ def read_settings(meta, assessment, texts: TextReader, log: Log, span: SourceSpa
     if left_out:
         warn("W876", f"Canvas settings that lmsexport has no place for are left out: {', '.join(left_out)}",
              "set them again in the LMS you import the quiz into")
-    return QuizInfo(fields.get("title") or None, text if text is not None and text.value.strip() else None, settings)
+    return QuizInfo(fields.get("title") or None, text if text is not None and text.value else None, settings)
 
 
 def assessment_metadata(assessment) -> dict[str, str]:
@@ -80,7 +80,11 @@ def assessment_metadata(assessment) -> dict[str, str]:
 
 
 def _fields(meta) -> dict[str, str]:
-    return {} if meta is None else {local(node): (node.text or "").strip() for node in meta if local(node)}
+    """The settings, their values without the space around them (but the description's, which is HTML)."""
+    if meta is None:
+        return {}
+    return {local(node): (node.text or "") if local(node) == "description" else (node.text or "").strip()
+            for node in meta if local(node)}
 
 
 def _all_fields(meta):

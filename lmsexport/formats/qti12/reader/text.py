@@ -84,19 +84,15 @@ class TextReader:
 
     def html(self, fragment: str, warn: Warn, lang: str | None, stem: bool = False) -> Text:
         """An HTML fragment from the package as model text (see the module docstring)."""
-        from lxml import html
-
-        root = html.fragment_fromstring(_clean(fragment), create_parent="div")
+        root = names.fragment(_clean(fragment))
         text_lang = _unwrap(root, stem)
         for image in list(root.iter("img")):
             self._image(image, warn)
         for link in list(root.iter("a")):
             self._link(link, warn)
         text_lang = _own(text_lang, lang)
-        runs = (root.text or "", *(child.tail or "" for child in root))
-        if all(child.tag == "br" and not child.attrib and not len(child) for child in root) and not any(
-                "\n" in run or "\r" in run or "\\(" in run or "\\[" in run for run in runs):
-            value = (root.text or "") + "".join("\n" + (child.tail or "") for child in root)
+        value = lines(root)
+        if value is not None and "\\(" not in value and "\\[" not in value:
             return Text(_clean(value), "plain", text_lang)
         return Text(_clean(sanitize(_serialised(root))), "html", text_lang)
 
@@ -183,6 +179,14 @@ class TextReader:
         warn("W877", f"the link to the package's file {names.media_path(href)!r} is left out (its text is kept): "
              "lmsexport carries a quiz's images only", "link to the file where it is published on the web")
         link.drop_tag()
+
+
+def lines(root) -> str | None:
+    """The text under `root` if it is only text and line breaks (a plain text, written as HTML),
+    each `<br>` a new line; else None."""
+    if not all(child.tag == "br" and not child.attrib and not len(child) for child in root):
+        return None
+    return (root.text or "") + "".join("\n" + (child.tail or "") for child in root)
 
 
 def html_element(tag: str, attributes: dict[str, str]) -> str:

@@ -23,6 +23,7 @@ from ....model import (Answer, Choice, Description, Essay, FillBlanks, Gap, Nume
 from . import processing
 from .items import Item, Skip, common
 from .processing import Condition
+from .text import lines
 
 _KNOWN_FEEDBACK = {names.GENERAL_FEEDBACK, names.CORRECT_FEEDBACK, names.INCORRECT_FEEDBACK}
 _LAYOUT = frozenset({"p", "div", "br", "span"})
@@ -80,9 +81,11 @@ def _number(item: Item, condition: Condition, response: str) -> tuple[Decimal, D
     exact, low, high = tests.get("varequal"), _bound(tests, "vargte", "vargt"), _bound(tests, "varlte", "varlt")
     found = None
     if exact is not None:
-        found = exact, max((abs(bound - exact) for bound in (low, high) if bound is not None), default=Decimal(0))
+        margins = (abs(names.EXACT.subtract(bound, exact)) for bound in (low, high) if bound is not None)
+        found = exact, max(margins, default=Decimal(0))
     elif low is not None and high is not None:
-        found = (low + high) / 2, abs(high - low) / 2
+        half = names.EXACT.divide(names.EXACT.subtract(high, low), 2)
+        found = names.EXACT.add(low, half), abs(half)
     if found is not None and ("vargt" in tests or "varlt" in tests):
         item.warn("W875", f"its answer from {low} to {high}, a bound excluded (Canvas's precision answer), is read as "
                   f"{_decimal(found[0])} ± {_decimal(found[1])}, bounds included", "nothing to do: only the bounds "
@@ -157,8 +160,10 @@ def read_blanks(item: Item, meta: dict[str, str], typed: bool) -> Question:
                   "put the blank into the text in the source LMS")
     if not used:
         raise Skip("none of its blanks is in the question text", "check the question in the source LMS")
-    prompt = "___".join(part for part in segments if isinstance(part, str))
-    fields["prompt"] = Text(prompt, "plain", fields["prompt"].lang)
+    fields["prompt"] = Text("___".join(part for part in segments if isinstance(part, str)), "plain",
+                            fields["prompt"].lang)
+    if fields["title"] == names.item_title(fields["prompt"].html(), item.id):
+        fields["title"] = None  # the writer's, made from this prompt
     return FillBlanks(**fields, segments=tuple(part for part in segments if part != ""))
 
 
@@ -201,9 +206,10 @@ def _plain(item: Item, prompt: Text) -> str:
     paragraphs and line breaks as new lines, formatting left out with a warning."""
     if prompt.format == "plain":
         return prompt.value
-    from lxml import html
-
-    root = html.fragment_fromstring(prompt.value, create_parent="div")
+    root = names.fragment(prompt.value)
+    exact = lines(root)
+    if exact is not None:
+        return exact  # text, line breaks and formulas: what the writer makes of the model's text
     formatted = sorted({node.tag for node in root.iter() if node is not root and (node.tag not in _LAYOUT or
                                                                                   node.attrib)})
     if formatted:
@@ -211,8 +217,8 @@ def _plain(item: Item, prompt: Text) -> str:
                   f"({', '.join(f'<{tag}>' for tag in formatted)}) is left out", "nothing to do, unless it mattered")
     pieces: list[str] = []
     _walk(root, pieces)
-    lines = re.sub(r" *\n *", "\n", "".join(pieces))
-    return re.sub(r"\n{3,}", "\n\n", lines).strip("\n")
+    joined = re.sub(r" *\n *", "\n", "".join(pieces))
+    return re.sub(r"\n{3,}", "\n\n", joined).strip("\n")
 
 
 def _walk(node, pieces: list[str]) -> None:

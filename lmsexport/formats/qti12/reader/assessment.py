@@ -46,6 +46,8 @@ class Questions:
         self.log = Log()
         """The warnings of reading the questions, in the order of the file (skipped questions included)."""
         self.position = 0
+        self.taken: set[str] = set()
+        """The question ids given so far (to skipped questions too, whose warnings name them)."""
         self.bank_items = {node.get("ident", ""): (bank, node) for bank in banks for holder in bank.holders("objectbank")
                            for node in holder.iter() if local(node) in ("item", "section")}
         self.bank_items.update({holder.get("ident", ""): (bank, holder) for bank in banks
@@ -120,7 +122,7 @@ class Questions:
     def _item(self, document: Document, node, group: Group | None) -> None:
         self.position += 1
         span = self._span(document, node)
-        question_id = self._id(node.get("ident", ""))
+        question_id = self._id(node.get("ident", ""), span)
         lang = node.get(_LANG)
         own = lang if lang and lang != self.lang and is_language_tag(lang) else None
         item = Item(node, question_id, own, self.lang, span, self.texts[document.path], self.log,
@@ -136,15 +138,19 @@ class Questions:
         item.left_out_feedback()
         self.questions.append(question)
 
-    def _id(self, ident: str) -> str:
+    def _id(self, ident: str, span: SourceSpan) -> str:
         """The question id: the item ident (without the `<quiz id>-` lmsexport's writer puts before
         it), else its position; made unique in the quiz."""
         own = ident.removeprefix(f"{self.quiz_id}-")
         question_id = own if is_identifier(own) else ident if is_identifier(ident) else f"q{self.position}"
-        taken = {question.id for question in self.questions}
-        if question_id in taken:
-            question_id = next(f"{question_id}-{n}" for n in range(2, len(taken) + 3) if f"{question_id}-{n}" not in taken)
-        return question_id
+        if question_id not in self.taken:
+            self.taken.add(question_id)
+            return question_id
+        unique = next(f"{question_id}-{n}" for n in range(2, len(self.taken) + 3) if f"{question_id}-{n}" not in self.taken)
+        self.taken.add(unique)
+        self.log.warn("W878", f"question {unique}: the item ident {ident!r} is also an earlier question's, so this one "
+                      f"is read as {unique}", span, "give each question its own ident (Canvas keeps one of them)")
+        return unique
 
     def _span(self, document: Document, node) -> SourceSpan:
         where = f"{self.source}!{document.path}" if document.path else self.source

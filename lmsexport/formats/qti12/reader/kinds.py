@@ -40,7 +40,7 @@ def read_question(item: Item) -> Question:
     if declared in SKIPPED_TYPES:
         raise Skip(f"it is a {declared}, and {SKIPPED_TYPES[declared]}", code="W871")
     if declared is not None and declared not in _READERS:
-        raise Skip(f"its question_type {declared!r} is not one lmsexport knows, so it is left out", code="W871",
+        raise Skip(f"its question_type {declared!r} is not one lmsexport knows", code="W871",
                    hint=f"lmsexport reads {', '.join(sorted(_READERS))}")
     if declared is not None:
         return _READERS[declared](item, meta)

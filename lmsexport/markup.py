@@ -6,6 +6,11 @@ Rust ammonia sanitiser) to an allow-list: no script, no event handlers, no
 `javascript:` URLs. TeX math (`$..$`, `$$..$$`, `\\(..\\)`, `\\[..\\]`) is taken out
 before rendering, so Markdown never touches a `_` or `*` inside it, and put back in
 the model's convention: `\\(..\\)` inline, `\\[..\\]` display (see model.Text).
+
+HTML from every source passes `sanitize`; a reader that takes HTML from a file uses a
+`Sanitiser`, which tells the reader's log what the allow-list removed (W010: `question 3:
+removed <script> from the prompt`) and reports a text it leaves empty as an error (E010),
+so nothing is dropped without a word.
 """
 
 from __future__ import annotations
@@ -13,6 +18,13 @@ from __future__ import annotations
 import functools
 import html
 import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, Log, SourceSpan
+from .model import XML_ILLEGAL
 
 # $$..$$ and \[..\] (display), then \(..\) and $..$ (inline). A $..$ span must not start
 # or end with a space and not be followed by a digit, so "$5 and $10" is no math (pandoc's rule).
@@ -24,6 +36,9 @@ _TOKEN = "\ue000{}\ue001"
 """Private-use characters around a number stand for a math span while Markdown renders."""
 _TOKEN_BACK = re.compile("\ue000(\\d+)\ue001")
 _SINGLE_PARAGRAPH = re.compile(r"<p>((?:(?!<p>).)*)</p>\s*\Z", re.DOTALL)
+_ALIGN = re.compile(r'(<t[hd]) style="text-align:(?:left|right|center)"')
+"""How markdown-it aligns a table's column: not kept (QTI 2.1's XHTML has no place for it), and
+not the author's HTML, so not the sanitiser's to report."""
 _IMG_SRC = re.compile(r"<img\b[^>]*?\bsrc=\"([^\"]*)\"")
 
 TAGS = {
@@ -68,10 +83,11 @@ def _url(element: str, attribute: str, value: str) -> str | None:
 
 
 def sanitize(fragment: str) -> str:
-    """`fragment` reduced to the allowed tags and attributes (links: http, https, mailto only)."""
+    """`fragment` reduced to the allowed tags and attributes (links: http, https, mailto only), NFC,
+    without the characters XML cannot carry (which the references it resolves may bring)."""
     import nh3
 
-    return nh3.clean(
+    cleaned = nh3.clean(
         fragment,
         tags=TAGS,
         attributes=ATTRIBUTES,
@@ -80,12 +96,100 @@ def sanitize(fragment: str) -> str:
         link_rel="noopener noreferrer",
         strip_comments=True,
     )
+    return unicodedata.normalize("NFC", XML_ILLEGAL.sub("", cleaned))
 
 
-def render(text: str) -> tuple[str, bool]:
+_OPAQUE = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style|template|textarea|xmp|noscript|iframe|noembed|"
+                     r"noframes)\b[^>]*>.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
+"""Comments and elements whose content is no markup: what the tag scan looks past."""
+_START_TAG = re.compile(r"<([A-Za-z][^\s/>]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'>]+))?)*)\s*/?>")
+_ATTRIBUTE = re.compile(r"([^\s=/>]+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+))?")
+_ANY_TAG = re.compile(r"<[^>]*>")
+
+
+@dataclass(frozen=True, slots=True)
+class Cleaned:
+    """A fragment after the allow-list, and what the allow-list took out of it."""
+
+    html: str
+    removed: tuple[str, ...] = ()
+    """For a warning, in the order met: `<script>`, `the onerror attribute`, `a javascript: link`, with a
+    count when it was more than one (`the style attribute (3)`)."""
+
+    @property
+    def blank(self) -> bool:
+        """True if nothing of it shows: no words and no image."""
+        return "<img" not in self.html and not html.unescape(_ANY_TAG.sub("", self.html)).strip()
+
+
+def clean(fragment: str) -> Cleaned:
+    """`sanitize(fragment)` and what it removed, found by comparing the tags and attributes
+    before and after (the allow-list's own output needs no second look)."""
+    cleaned = sanitize(fragment)
+    if cleaned == fragment:
+        return Cleaned(cleaned)
+    lost = _markup(fragment) - _markup(cleaned)
+    return Cleaned(cleaned, tuple(f"{what} ({count})" if count > 1 else what for what, count in lost.items()))
+
+
+def _markup(fragment: str) -> Counter:
+    """The tags and attributes of a fragment as a warning names them, counted."""
+    found: Counter = Counter()
+    for match in _OPAQUE.finditer(fragment):
+        if match[1]:
+            found[f"<{match[1].lower()}>"] += 1
+    for tag in _START_TAG.finditer(_OPAQUE.sub("", fragment)):
+        name = tag[1].lower()
+        found[f"<{name}>"] += 1
+        for attribute in _ATTRIBUTE.finditer(tag[2]):
+            found[_attribute(attribute[1].lower(), html.unescape((attribute[2] or "").strip("\"'")))] += 1
+    return found
+
+
+def _attribute(name: str, value: str) -> str:
+    """`the style attribute`; a link or image address by its scheme (`a javascript: link`)."""
+    scheme = _SCHEME.match(value.strip())
+    if name in ("href", "src") and scheme:
+        return f"a {scheme[0].lower()} {'link' if name == 'href' else 'image source'}"
+    return f"the {name} attribute"
+
+
+@dataclass
+class Sanitiser:
+    """The one sanitiser as a reader of a file uses it: what it removes is a warning in the
+    reader's log (W010), a text it leaves with nothing to show an error in `problems` (E010)."""
+
+    log: Log
+    problems: list[Diagnostic]
+
+    def __call__(self, fragment: str, *, question: str, part: str, span: SourceSpan) -> str | None:
+        """`fragment` made safe, or None (an error reported) when nothing of it is left to show.
+
+        `question` names the question (`question 3`, or `the quiz` for its description), `part`
+        the text in it (`the prompt`, `option b`)."""
+        cleaned = clean(fragment)
+        if cleaned.removed:
+            self.log.warn("W010", f"{question}: removed {', '.join(cleaned.removed)} from {part}", span,
+                          "lmsexport keeps the HTML every LMS shows safely (docs/limits.md, HTML); no scripts, "
+                          "frames, styles or event handlers")
+        if cleaned.blank and (cleaned.removed or not Cleaned(fragment).blank):
+            what = ", ".join(cleaned.removed) or "its markup"
+            self.problems.append(Diagnostic(
+                "E010", f"{question}: {part} has nothing left to show once {what} is removed", span,
+                "write the text itself: lmsexport keeps no scripts, frames or other unsafe HTML"))
+            return None
+        return cleaned.html
+
+    def bound(self, *, question: str, part: str, span: SourceSpan) -> Callable[[str], str]:
+        """This sanitiser for one text, as `render()` takes it (an emptied text comes back empty)."""
+        return lambda fragment: self(fragment, question=question, part=part, span=span) or ""
+
+
+def render(text: str, clean_html: Callable[[str], str] = sanitize) -> tuple[str, bool]:
     """Markdown `text` as safe HTML, and whether it holds any markup at all.
 
-    One paragraph comes out without its `<p>`, so an option or a title stays inline.
+    One paragraph comes out without its `<p>`, so an option or a title stays inline. The
+    HTML passes `clean_html` (a reader gives its `Sanitiser`, `bound` to the text).
     """
     spans: list[str] = []
 
@@ -99,7 +203,7 @@ def render(text: str) -> tuple[str, bool]:
     single = _SINGLE_PARAGRAPH.match(rendered)
     if single and "\n\n" not in text.strip():
         rendered = single.group(1)
-    rendered = sanitize(rendered)
+    rendered = clean_html(_ALIGN.sub(r"\1", rendered))
     rendered = _TOKEN_BACK.sub(lambda m: spans[int(m.group(1))], rendered)
     return rendered, bool(spans) or rendered != html.escape(text.strip(), quote=False)
 

@@ -3,15 +3,17 @@
 `quizzes()` draws quizzes of every kind, with texts in many scripts, plain and HTML, full of
 what a text format must escape: line-start syntax (`1.`, `-`, `=`, `>`, `@`), arrows, brackets,
 braces, quotes, backslashes, `&` and `<`, spaces at the ends, tabs, no-break spaces, CR and
-blank-line runs. They keep to what the lmsexport text format holds exactly (docs/formats/text.md):
-choice, pair, item and gap ids as it letters and numbers them, no language on single texts, no
-empty feedback, no feedback in gaps, images shown in the description in the order carried.
+blank-line runs, and options that read the same as others. They keep to what the lmsexport text
+format holds exactly (docs/formats/text.md): choice, pair, item and gap ids as it letters and
+numbers them, no language on single texts, no empty feedback, no feedback in gaps, images shown
+in the description in the order carried, no two options with nothing to tell them apart.
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import re
 import unicodedata
 from dataclasses import replace
 
@@ -113,9 +115,22 @@ def _folded(text: Text) -> str:
     return " ".join(text.value.casefold().split())
 
 
+def _spellable(text: Text) -> bool:
+    """Whether a text has a character outside its tags, which the writer can spell as a reference
+    to tell it from an identical option (E204); two empty options, or two `<br>`, it cannot (W457)."""
+    return bool(re.sub(r"<[^>]*>", "", text.value))
+
+
+def _repeat(text: Text, swapped: bool) -> Text:
+    """An option again: the same text, or (plain) with its letters' case swapped, which the reader folds."""
+    return Text(_nfc(text.value.swapcase())) if swapped and text.format == "plain" else text
+
+
 @st.composite
 def _choices(draw, multiple: bool, plain: bool):
     options = draw(st.lists(texts(0, plain), min_size=2, max_size=5, unique_by=_folded))
+    repeated = draw(st.lists(st.sampled_from([t for t in options if _spellable(t)] or [None]), max_size=2))
+    options += [_repeat(text, draw(st.booleans())) for text in repeated if text is not None]
     right = draw(st.integers(0, len(options) - 1))
     correct = (draw(st.lists(st.booleans(), min_size=len(options), max_size=len(options))) if multiple
                else [i == right for i in range(len(options))])
@@ -160,6 +175,15 @@ def _sentence(draw, plain: bool) -> tuple:
     return tuple(segments)
 
 
+UNITS = ["m/s²", "%", "٪", "°C", "Kč", "km h⁻¹", "± 1", "1/s", "e5", "..", "m ± cm"]
+"""Units a text writes after the number, and units it must give as `@unit:` (spaces, signs, digits first)."""
+
+
+@functools.cache
+def _unit():
+    return one_line(exclude="\t").filter(lambda v: len(v) <= 50)
+
+
 @functools.cache
 def _kind_fields(kind: str, plain: bool):
     """A strategy for the fields that make a question of `kind`."""
@@ -171,7 +195,8 @@ def _kind_fields(kind: str, plain: bool):
         answer = one_line().filter(lambda v: bool(v.strip()))
         return st.fixed_dictionaries({"answers": _typed_answers(answer, Answer, plain), "case_sensitive": st.booleans()})
     if kind == "numeric":
-        return _typed_answers(st.floats(-1e12, 1e12), NumericAnswer, plain).map(lambda a: {"answers": a})
+        return st.fixed_dictionaries({"answers": _typed_answers(st.floats(-1e12, 1e12), NumericAnswer, plain),
+                                      "unit": st.one_of(st.none(), st.sampled_from(UNITS), _unit())})
     if kind == "essay":
         return st.integers(1, 100).map(lambda n: {"lines": n})
     if kind == "matching":

@@ -7,7 +7,7 @@ the correct response to full marks and any other response to less:
 
     rules        responseCondition (responseIf / responseElseIf / responseElse),
                  setOutcomeValue, outcomeCondition (outcomeIf / outcomeElseIf / outcomeElse)
-    expressions  baseValue, variable, correct, isNull, not, match, member, multiple,
+    expressions  baseValue, variable, correct, isNull, not, match, member, multiple, index,
                  mapResponse, stringMatch, patternMatch, equal (exact, absolute),
                  sum, product, divide, gt, gte, testVariables
     templates    match_correct, map_response (QTI 2.1 rptemplates, as published by IMS)
@@ -216,6 +216,17 @@ class Session:
         if _null(value) or _null(container):
             return None
         return container[value] > 0
+
+    def _x_index(self, node):
+        """QTI 2.1 5.3 index: the n-th value (from 1) of an ordered container; NULL when the
+        container is NULL or shorter than n."""
+        value = self.evaluate(node[0])
+        position = int(node.get("n"))
+        if _null(value):
+            return None
+        if not isinstance(value, tuple):
+            raise Unsupported("index of a value that is not an ordered container")
+        return value[position - 1] if position <= len(value) else None
 
     def _x_multiple(self, node):
         result: Counter = Counter()

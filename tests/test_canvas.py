@@ -34,8 +34,10 @@ FIXTURES = ROOT / "tests" / "fixtures" / "qti21"
 SOURCES = [
     *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt",
     ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
+    ROOT / "examples" / "numbers" / "cs.txt",
 ]
 WARNINGS = {
+    "cisla-cs": ["W853", "W864", "W853", "W864", "W864", "W864"],
     "features": ["W861", "W861"],
     "all-kinds": ["W853", "W853", "W860", "W851", "W852", "W861", "W861"],
     "model-fields": ["W861"],
@@ -44,7 +46,8 @@ WARNINGS = {
 }
 """On purpose: all-kinds has partial-credit typed answers (W853), an essay box size (W860), an
 ordering (W851), mixed gaps (W852), a pass mark and tags (W861); kinds adds a French true/false
-(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856)."""
+(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856); the
+Czech numbers example partial-credit numbers (W853) and units, which end the question text (W864)."""
 Q = canvas_import.Q
 
 

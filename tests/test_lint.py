@@ -97,9 +97,9 @@ def test_seed_findings_are_the_known_problems(monkeypatch):
     assert language == {
         ("L020", "fsdp-yo.txt", 39), ("L020", "fsdp-yo.txt", 44),
         ("L020", "zero-id.txt", 39), ("L020", "zero-id.txt", 44),
-        ("L020", "data-parallel-vi.txt", 44),
+        ("L020", "data-parallel-vi.txt", 48),  # option d, on its own line
     }
-    assert ("L010", "fsdp-yo.txt", 24) in found
+    assert ("L010", "fsdp-yo.txt", 25) in found  # option a of question 4
     assert {f[1] for f in found if f[0] == "L030"} == {"fsdp-yo.txt", "zero-id.txt", "data-parallel-vi.txt"}
 
 

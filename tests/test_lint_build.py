@@ -17,7 +17,7 @@ def _build(*args):
 def test_build_reports_lint_findings_as_warnings_and_still_writes(tmp_path):
     result = _build(QUIZZES, "-f", "json", "-o", str(tmp_path))
     assert result.exit_code == 0, result.stderr
-    assert "fsdp-yo.txt:24:1: warning: option a of question 4 holds '_AIU_PROTECTED_11__'" in result.stderr
+    assert "fsdp-yo.txt:25:4: warning: option a of question 4 holds '_AIU_PROTECTED_11__'" in result.stderr
     assert "[L020]" in result.stderr and "11 warnings" in result.stderr
     assert len(list(tmp_path.glob("*.json"))) == 3
 

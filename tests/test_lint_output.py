@@ -44,8 +44,8 @@ def test_json_matches_its_schema(seed_findings):
         "message": "option a of question 4 holds '_AIU_PROTECTED_11__', a placeholder that machine translation left in",
         "hint": "put back the term it stood for (compare with the quiz in its original language)",
         "source": "quizzes/fsdp-yo.txt",
-        "line": 24,
-        "column": 1,
+        "line": 25,
+        "column": 4,
         "rule": "leaked-placeholder",
     }
     assert document["findings"][-2]["rule"] is None  # a read error has no lint rule
@@ -84,7 +84,7 @@ def test_sarif_results_point_at_rules_and_lines(seed_findings):
         assert location["artifactLocation"] == {"uri": diagnostic.span.source, "uriBaseId": "%SRCROOT%"}
         assert location["region"]["startLine"] == (diagnostic.span.line or 1)
     placeholder = next(r for r in run["results"] if r["ruleId"] == "L010")
-    assert placeholder["locations"][0]["physicalLocation"]["region"] == {"startLine": 24, "startColumn": 1}
+    assert placeholder["locations"][0]["physicalLocation"]["region"] == {"startLine": 25, "startColumn": 4}
     assert placeholder["message"]["text"].endswith("; put back the term it stood for "
                                                   "(compare with the quiz in its original language)")
 

@@ -10,7 +10,6 @@ import pytest
 import lmsexport
 from conftest import ROOT
 from lmsexport.model import Choice, ModelError, MultipleChoice, Quiz, Settings, Text
-from lmsexport.formats.json import reader as json_reader
 from lmsexport.formats.json import writer as json_writer
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt"]
@@ -29,7 +28,7 @@ def _question(**changes):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
 def test_text_model_json_model_round_trip(path):
     quiz = lmsexport.read(path)
-    again = json_reader.read(json_writer.dumps(quiz).encode(), source="x.json")
+    again = lmsexport.read("x.json", json_writer.dumps(quiz).encode(), format='json')
     assert again == quiz
     assert json_writer.dumps(again) == json_writer.dumps(quiz)
 
@@ -57,6 +56,9 @@ def test_text_model_json_model_round_trip(path):
         ),
         (lambda: Settings(pass_mark=101), "pass mark"),
         (lambda: Settings(feedback="never"), "feedback mode"),
+        (lambda: Settings(scoring="most"), "unknown scoring policy"),
+        (lambda: _question(multiple_response=True, scoring="strict"), "unknown scoring"),
+        (lambda: _question(scoring="all_or_nothing"), "one part has no scoring policy"),
         (lambda: Quiz(id="q", title=" ", questions=()), "title"),
         (lambda: Quiz(id="q", title="T", questions=(_question(), _question())), "repeat"),
     ],
@@ -86,7 +88,24 @@ def test_json_reader_refuses_other_model_versions():
     document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
     document["lmsexport-model"] = 2
     with pytest.raises(lmsexport.SourceError, match="not an lmsexport model version 1"):
-        json_reader.read(json.dumps(document), source="x.json")
+        lmsexport.read("x.json", json.dumps(document), format='json')
+
+
+def test_a_question_s_own_policy_wins_over_the_quiz_s():
+    own = _question(id="q2", multiple_response=True, scoring="all_or_nothing")
+    quiz = Quiz(id="q", title="T", questions=(_question(), own))
+    assert [quiz.scoring_of(q) for q in quiz.questions] == ["partial", "all_or_nothing"]
+    strict = dataclasses.replace(quiz, settings=Settings(scoring="all_or_nothing"))
+    assert strict.scoring_of(_question()) == "all_or_nothing"
+
+
+def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
+    """Adding an optional field is no new model version: older documents still read."""
+    document = json.loads(json_writer.dumps(lmsexport.read(SOURCES[0])))
+    del document["quiz"]["settings"]["scoring"]
+    assert all("scoring" not in question for question in document["quiz"]["questions"])
+    quiz = lmsexport.read("x.json", json.dumps(document), format='json')
+    assert quiz.settings.scoring == "partial" and quiz == lmsexport.read(SOURCES[0])
 
 
 @pytest.mark.parametrize(
@@ -97,8 +116,10 @@ def test_json_reader_refuses_other_model_versions():
         ('{"lmsexport-model": 1, "quiz": {"id": "q", "title": "T", "questions": [{"kind": "drawing"}]}}',
          "unknown question kind"),
         ("[]", "not an lmsexport model"),
+        ('{"lmsexport-model": 1, "quiz": {"id": "q", "title": "T", "settings": {"scoring": "most"}, '
+         '"questions": []}}', "unknown scoring policy"),
     ],
 )
 def test_json_reader_reports_bad_documents(text, message):
     with pytest.raises(lmsexport.SourceError, match=message):
-        json_reader.read(text, source="x.json")
+        lmsexport.read("x.json", text, format='json')

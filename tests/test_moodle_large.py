@@ -93,3 +93,39 @@ def test_writing_and_validating_a_bank_takes_no_tree_of_it(source):
     assert findings == 0
     assert written < 3 * size, f"writing {size:,} bytes took {written:,} bytes more at the peak"
     assert validated < size, f"validating {size:,} bytes took {validated:,} bytes more at the peak"
+
+
+_READ_MEMORY = """
+import sys
+from pathlib import Path
+
+from lmsexport.batch.memory import return_freed_memory
+from lmsexport.formats.moodle import reader
+
+
+def rss(key):
+    line = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith(key))
+    return int(line.split()[1]) * 1024
+
+
+content = Path(sys.argv[1]).read_bytes()
+reader.read(b"<quiz>" + content[content.index(b"<question type=\\"multichoice\\""):], source="warm")
+return_freed_memory()
+Path("/proc/self/clear_refs").write_text("5")
+start = rss("VmRSS:")
+quiz = reader.read(content, source="bank.xml")
+print(len(content), len(quiz.questions), rss("VmHWM:") - start)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc to measure peak memory")
+def test_reading_a_bank_takes_one_question_tree_at_a_time(bank, tmp_path):
+    """As one lxml tree the bank would take ~11 times its size; read question by question, the
+    reader holds little more than the quiz it makes (benchmarks/moodle_read.py: 200 MB)."""
+    path = tmp_path / "bank.moodle.xml"
+    path.write_bytes(bank)
+    out = subprocess.run([sys.executable, "-c", _READ_MEMORY, str(path)], capture_output=True, text=True, check=True,
+                         cwd=ROOT)
+    size, questions, grown = map(int, out.stdout.split())
+    assert questions == QUESTIONS
+    assert grown < 3 * size, f"reading {size:,} bytes took {grown:,} bytes more at the peak"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,7 +22,8 @@ from lmsexport.validation import validate_files
 from lmsexport.formats.moodle import writer as moodle
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
-                                                     ROOT / "examples" / "all-kinds" / "quiz.txt"]
+                                                     ROOT / "examples" / "all-kinds" / "quiz.txt",
+                                                     ROOT / "examples" / "numbers" / "cs.txt"]
 
 
 def _quiz(*questions: Question, **fields) -> Quiz:
@@ -45,7 +47,7 @@ def _texts(package: lmsexport.Package, path: str) -> list[str]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.parent.name if p.stem == "quiz" else p.stem)
 def test_golden_and_valid(source, goldens):
     quiz = lmsexport.read(source)
-    package = moodle.write(quiz)
+    package = lmsexport.write(quiz, 'moodle')
     assert list(package.files) == [f"{quiz.id}.moodle.xml"]
     assert package.zipped is False and package.extension == ".moodle.xml"
     expected = ["W660"] if quiz.settings.pass_mark is not None else []  # quiz settings, not bank ones
@@ -66,7 +68,7 @@ def test_golden_files_also_pass_the_other_validator():
 
 def test_writing_twice_gives_identical_bytes():
     quiz = lmsexport.read(ROOT / "examples" / "all-kinds" / "quiz.txt")
-    assert moodle.write(quiz).files == moodle.write(quiz).files
+    assert lmsexport.write(quiz, 'moodle').files == lmsexport.write(quiz, 'moodle').files
 
 
 @pytest.mark.parametrize("right", range(1, 13))
@@ -77,13 +79,15 @@ def test_multiple_response_grades_are_moodle_grades_that_add_up(right, wrong):
     positives = percents[:right]
     assert all(p > 0 for p in positives) and adds_up(positives)
     assert all(p < 0 for p in percents[right:])
-    if wrong:
-        # Ticking every box is graded wrong: question_state::graded_state_for_fraction() takes a
-        # fraction below 0.000001 for 0 (the list's rounded thirds and sevenths leave a trace).
-        assert sum(percents) / 100 < 0.000001
-        assert sum(positives) + sum(percents[right:][:-1]) > 0  # ... but no penalty is harsher than needed
     equal = right <= 10
     assert (len(set(positives)) == 1) == equal
+    if equal:
+        # Right minus wrong (the partial policy): a wrong tick costs what a right one earns.
+        assert set(percents[right:]) <= {-positives[0]}
+
+
+def test_all_or_nothing_multiple_response_costs_everything_per_wrong_tick():
+    assert moodle.grades([True, True, False, False], True, "all_or_nothing") == [50, 50, -100, -100]
 
 
 def test_splits_without_an_equal_share_are_ten_and_five_then_five_and_zero():
@@ -95,8 +99,10 @@ def test_splits_without_an_equal_share_are_ten_and_five_then_five_and_zero():
 
 def test_thirds_and_penalties_are_written_with_moodles_decimals():
     question = _mc(correct="abc", options="abcdef")
-    fractions = [a.get("fraction") for a in _root(moodle.write(_quiz(question))).iter("answer")]
+    fractions = [a.get("fraction") for a in _root(lmsexport.write(_quiz(question), 'moodle')).iter("answer")]
     assert fractions == ["33.33333"] * 3 + ["-33.33333"] * 3
+    two = [a.get("fraction") for a in _root(lmsexport.write(_quiz(_mc(correct="ab", options="abcdef")), 'moodle')).iter("answer")]
+    assert two == ["50", "50"] + ["-50"] * 4
 
 
 def test_single_answer_grades():
@@ -107,7 +113,7 @@ def test_single_answer_grades():
 
 def test_an_unequal_split_is_a_warning_naming_the_question():
     question = _mc("q7", correct="abcdefghijk", options="abcdefghijkl")
-    package = moodle.write(_quiz(question))
+    package = lmsexport.write(_quiz(question), 'moodle')
     (warning,) = package.warnings
     assert warning.code == "W651" and warning.severity == "warning"
     assert "question q7 has 11 right options" in warning.message
@@ -126,7 +132,7 @@ def test_markup_characters_and_cdata_terminators_come_through_as_written():
         choices=(Choice(id="a", text=Text("<b>not bold</b>"), correct=True, feedback=Text(TRICKY)),
                  Choice(id="b", text=Text("x ]]> y"))),
     )
-    package = moodle.write(_quiz(question, description=Text(TRICKY)))
+    package = lmsexport.write(_quiz(question, description=Text(TRICKY)), 'moodle')
     (content,) = package.files.values()
     assert b"<![CDATA[" not in content and b"]]>" not in content  # lxml escapes; no CDATA to break
     assert validate_files(package.files, source="x") == []
@@ -143,25 +149,25 @@ def test_languages_are_marked_in_the_html():
         choices=(Choice(id="a", text=Text("<i>oui</i>", "html"), correct=True),
                  Choice(id="b", text=Text("yes", lang="en"), feedback=Text("نعم", lang="ar"))),
     )
-    package = moodle.write(_quiz(question, _mc("q2"), lang="yo"))
+    package = lmsexport.write(_quiz(question, _mc("q2"), lang="yo"), 'moodle')
     assert _texts(package, "question/questiontext/text") == [
         '<span lang="fr">Bonjour ?</span>', '<span lang="yo">Pick one?</span>']
     assert _texts(package, "question/answer/text")[:2] == ['<div lang="fr"><i>oui</i></div>', '<span lang="en">yes</span>']
     assert _texts(package, "question/answer/feedback/text")[1] == '<div lang="ar" dir="rtl">نعم</div>'
-    assert _texts(moodle.write(_quiz(_mc())), "question/questiontext/text") == ["Pick one?"]
+    assert _texts(lmsexport.write(_quiz(_mc()), 'moodle'), "question/questiontext/text") == ["Pick one?"]
 
 
 def test_right_to_left_quizzes_get_a_direction():
-    package = moodle.write(_quiz(_mc(prompt="ما هو؟"), lang="ar"))
+    package = lmsexport.write(_quiz(_mc(prompt="ما هو؟"), lang="ar"), 'moodle')
     assert _texts(package, "question/questiontext/text") == ['<div lang="ar" dir="rtl">ما هو؟</div>']
-    assert _texts(moodle.write(_quiz(_mc(), lang="az-Arab")), "question/questiontext/text")[0].endswith('dir="rtl">Pick one?</div>')
+    assert _texts(lmsexport.write(_quiz(_mc(), lang="az-Arab"), 'moodle'), "question/questiontext/text")[0].endswith('dir="rtl">Pick one?</div>')
 
 
 def test_names_are_short_unique_and_kept_by_moodle():
     long = "Which of these collective operations does a fully sharded data parallel step use first?"
     quiz = _quiz(_mc("q1", long), _mc("q2", long), _mc("q3", "Is a<b when\n\na=1?"), _mc("q4", "<br>", ),
                  _mc("q5", "ignored", title="Sharding basics"))
-    names = _texts(moodle.write(quiz), "question/name/text")
+    names = _texts(lmsexport.write(quiz, 'moodle'), "question/name/text")
     assert names[0] == "Which of these collective operations does a fully sharded…"
     assert names[1] == names[0] + " (2)"
     assert names[2] == "Is a\u2039b when a=1?"  # PHP strip_tags() would eat "<b when ..."
@@ -172,23 +178,23 @@ def test_names_are_short_unique_and_kept_by_moodle():
 
 def test_a_title_moodle_would_change_is_a_warning():
     quiz = _quiz(_mc(title="x" * 300), _mc("q2", title="a<b"))
-    package = moodle.write(quiz)
+    package = lmsexport.write(quiz, 'moodle')
     assert [w.code for w in package.warnings] == ["W652", "W652"]
     names = _texts(package, "question/name/text")
     assert len(names[0]) == 255 and names[0].endswith("…") and names[1] == "a\u2039b"
 
 
 def test_idnumbers_are_stable_and_fit_moodles_column():
-    assert _texts(moodle.write(_quiz(_mc("q3"), id="fsdp-yo")), "question/idnumber") == ["fsdp-yo", "fsdp-yo-q3"]
+    assert _texts(lmsexport.write(_quiz(_mc("q3"), id="fsdp-yo"), 'moodle'), "question/idnumber") == ["fsdp-yo", "fsdp-yo-q3"]
     long_id = "quiz-" + "x" * 120
-    idnumbers = _texts(moodle.write(_quiz(_mc("q1"), _mc("q2"), id=long_id)), "question/idnumber")
+    idnumbers = _texts(lmsexport.write(_quiz(_mc("q1"), _mc("q2"), id=long_id), 'moodle'), "question/idnumber")
     assert all(len(i) <= 100 for i in idnumbers) and len(set(idnumbers)) == 3
-    assert idnumbers == _texts(moodle.write(_quiz(_mc("q1"), _mc("q2"), id=long_id)), "question/idnumber")
+    assert idnumbers == _texts(lmsexport.write(_quiz(_mc("q1"), _mc("q2"), id=long_id), 'moodle'), "question/idnumber")
 
 
 def test_category_holds_title_description_and_id():
     quiz = _quiz(_mc(), title="Parts 1/2", description=Text("About <this>"), lang="en")
-    root = _root(moodle.write(quiz))
+    root = _root(lmsexport.write(quiz, 'moodle'))
     category = root.find("question")
     assert category.get("type") == "category"
     assert category.findtext("category/text") == "$course$/top/Parts 1//2"
@@ -197,14 +203,14 @@ def test_category_holds_title_description_and_id():
 
 
 def test_a_title_starting_with_a_slash_cannot_be_a_category_name():
-    package = moodle.write(_quiz(_mc(), title="/etc"))
+    package = lmsexport.write(_quiz(_mc(), title="/etc"), 'moodle')
     assert _texts(package, "question/category/text") == ["$course$/top/etc"]
     assert [w.code for w in package.warnings] == ["W652"]
 
 
 def test_settings_and_points():
     quiz = _quiz(_mc(points=2.5), _mc("q2", correct="ab", options="abc"), settings=Settings(shuffle=True))
-    root = _root(moodle.write(quiz))
+    root = _root(lmsexport.write(quiz, 'moodle'))
     first, second = root.findall("question")[1:]
     assert [first.findtext(n) for n in ("defaultgrade", "penalty", "single", "shuffleanswers", "answernumbering",
                                         "showstandardinstruction")] == ["2.5", "0.3333333", "true", "true", "abc", "1"]
@@ -214,13 +220,13 @@ def test_settings_and_points():
 
 def test_tags_are_the_quizs_then_the_questions():
     quiz = _quiz(_mc(tags=("hard", "week 1")), _mc("q2"), tags=("week 1", "ml"))
-    root = _root(moodle.write(quiz))
+    root = _root(lmsexport.write(quiz, 'moodle'))
     tags = [[t.text for t in q.iterfind("tags/tag/text")] for q in root.findall("question")[1:]]
     assert tags == [["week 1", "ml", "hard"], ["week 1", "ml"]]
 
 
 def test_a_tag_moodle_would_change_is_a_warning():
-    package = moodle.write(_quiz(_mc(tags=("<script>", "t" * 60, "fine"))))
+    package = lmsexport.write(_quiz(_mc(tags=("<script>", "t" * 60, "fine"))), 'moodle')
     assert [w.code for w in package.warnings] == ["W653", "W653"]
 
 
@@ -230,7 +236,7 @@ class _Hotspot(Question):
 
 
 def test_a_kind_moodle_output_does_not_support_is_left_out_with_a_warning():
-    package = moodle.write(_quiz(_mc(), _Hotspot(id="q2", prompt=Text("Click."))))
+    package = lmsexport.write(_quiz(_mc(), _Hotspot(id="q2", prompt=Text("Click."))), 'moodle')
     assert [q.get("type") for q in _root(package).iter("question")] == ["category", "multichoice"]
     (warning,) = package.warnings
     assert warning.code == "W654" and "question q2 is of kind 'hotspot'" in warning.message
@@ -268,7 +274,7 @@ def _question(package: lmsexport.Package, qtype: str):
 def test_true_false_puts_the_questions_feedback_on_its_answers():
     question = TrueFalse(id="q1", prompt=Text("Is it?"), answer=False, correct_feedback=Text("Right"),
                          incorrect_feedback=Text("Wrong"))
-    node = _question(moodle.write(_quiz(question)), "truefalse")
+    node = _question(lmsexport.write(_quiz(question), 'moodle'), "truefalse")
     answers = [(a.findtext("text"), a.get("fraction"), a.findtext("feedback/text")) for a in node.iter("answer")]
     assert answers == [("true", "0", "Wrong"), ("false", "100", "Right")]
     assert node.findtext("penalty") == "1" and node.find("correctfeedback") is None
@@ -279,7 +285,7 @@ def test_short_answers_in_written_order_on_the_grade_list_then_a_catch_all():
     question = ShortAnswer(id="q1", prompt=Text("City?"), case_sensitive=True, incorrect_feedback=Text("No"),
                            answers=(Answer(text="Lyon", credit=33), Answer(text="Paris"),
                                     Answer(text="Pa*", credit=45)))
-    package = moodle.write(_quiz(question))
+    package = lmsexport.write(_quiz(question), 'moodle')
     node = _question(package, "shortanswer")
     assert node.findtext("usecase") == "1"
     assert [(a.findtext("text"), a.get("fraction")) for a in node.iter("answer")] == [
@@ -292,7 +298,7 @@ def test_short_answers_in_written_order_on_the_grade_list_then_a_catch_all():
 def test_numbers_are_written_exactly_with_their_tolerance():
     question = Numeric(id="q1", prompt=Text("Small?"), answers=(
         NumericAnswer(value=1e-09, tolerance=2.5e-10), NumericAnswer(value=256, tolerance=1, credit=50)))
-    node = _question(moodle.write(_quiz(question)), "numerical")
+    node = _question(lmsexport.write(_quiz(question), 'moodle'), "numerical")
     assert [(a.findtext("text"), a.findtext("tolerance"), a.get("fraction")) for a in node.iter("answer")] == [
         ("1e-09", "2.5e-10", "100"), ("256", "1", "50")]
     assert [node.findtext(n) for n in ("showunits", "unitgradingtype", "unitsleft")] == ["3", "0", "0"]
@@ -301,7 +307,7 @@ def test_numbers_are_written_exactly_with_their_tolerance():
 def test_essay_and_description_have_no_place_for_right_or_wrong_feedback():
     essay = Essay(id="q1", prompt=Text("Discuss."), lines=6, correct_feedback=Text("Good"))
     text = Description(id="t1", points=0, prompt=Text("Read."), incorrect_feedback=Text("x"))
-    package = moodle.write(_quiz(essay, text))
+    package = lmsexport.write(_quiz(essay, text), 'moodle')
     node = _question(package, "essay")
     assert [node.findtext(n) for n in ("responseformat", "responsefieldlines", "responserequired", "attachments")] == [
         "editor", "6", "1", "0"]
@@ -315,7 +321,7 @@ def test_matching_pairs_distractors_and_plain_right_hand_items():
         MatchPair(id="a", left=Text("<H2O>", "plain"), right=Text("water")),
         MatchPair(id="b", left=Text("<b>NaCl</b>", "html"), right=Text("<em>salt</em> &amp; more", "html"))),
         distractors=(Text("sand"),))
-    package = moodle.write(_quiz(question))
+    package = lmsexport.write(_quiz(question), 'moodle')
     node = _question(package, "matching")
     subs = [(s.findtext("text"), s.findtext("answer/text")) for s in node.iter("subquestion")]
     assert subs == [("&lt;H2O&gt;", "water"), ("<b>NaCl</b>", "salt & more"), ("", "sand")]
@@ -327,12 +333,14 @@ def test_matching_pairs_distractors_and_plain_right_hand_items():
 def test_ordering_writes_the_items_in_order_with_moodles_options():
     question = Ordering(id="q1", prompt=Text("Order."), items=tuple(
         OrderItem(id=i, text=Text(t)) for i, t in zip("abc", ["one", "two", "three"], strict=True)))
-    node = _question(moodle.write(_quiz(question)), "ordering")
+    node = _question(lmsexport.write(_quiz(question), 'moodle'), "ordering")
     assert [(a.get("fraction"), a.findtext("text")) for a in node.iter("answer")] == [
         ("1", "one"), ("2", "two"), ("3", "three")]
     options = ("layouttype", "selecttype", "selectcount", "gradingtype", "showgrading", "numberingstyle",
                "shownumcorrect")
-    assert [node.findtext(n) for n in options] == ["VERTICAL", "ALL", "3", "ALL_OR_NOTHING", "SHOW", "none", "1"]
+    assert [node.findtext(n) for n in options] == ["VERTICAL", "ALL", "3", "ABSOLUTE_POSITION", "SHOW", "none", "1"]
+    strict = dataclasses.replace(question, scoring="all_or_nothing")
+    assert _question(lmsexport.write(_quiz(strict), 'moodle'), "ordering").findtext("gradingtype") == "ALL_OR_NOTHING"
 
 
 def _cloze(*segments, points=2.0, **fields) -> FillBlanks:
@@ -344,7 +352,7 @@ def test_fill_blanks_become_cloze_gaps_weighted_by_points():
     question = _cloze("Paris is in ", Gap(id="g1", answers=(Answer(text="France"),)), " near ",
                       Gap(id="g2", choices=(Choice(id="a", text=Text("Spain")), Choice(id="b", text=Text("Italy"),
                                                                                         correct=True))), ".", points=4)
-    package = moodle.write(_quiz(question, settings=Settings(shuffle=False)))
+    package = lmsexport.write(_quiz(question, settings=Settings(shuffle=False)), 'moodle')
     node = _question(package, "cloze")
     assert node.findtext("questiontext/text") == (
         "Paris is in {2:SHORTANSWER:=France} near {2:MULTICHOICE:Spain~=Italy}.")
@@ -355,7 +363,7 @@ def test_fill_blanks_become_cloze_gaps_weighted_by_points():
 def test_cloze_marks_that_are_not_whole_and_one_choice_drop_downs_are_warnings():
     question = _cloze(Gap(id="g1", answers=(Answer(text="a"), Answer(text="b", credit=33.3))), " and ",
                       Gap(id="g2", choices=(Choice(id="a", text=Text("<b>only</b>", "html"), correct=True),)), points=3)
-    package = moodle.write(_quiz(question))
+    package = lmsexport.write(_quiz(question), 'moodle')
     assert _question(package, "cloze").findtext("questiontext/text") == (
         "{1:SHORTANSWER:=a~%33%b} and {1:SHORTANSWER:=only}")
     assert [w.code for w in package.warnings] == ["W658", "W655", "W658"]
@@ -381,7 +389,7 @@ def test_images_travel_as_files_of_the_texts_that_show_them():
                               choices=(Choice(id="a", text=Text(show("it&#x27;s.png"), "html"), correct=True),
                                        Choice(id="b", text=Text(show("img/a.png"), "html"))))
     quiz = _quiz(question, description=Text(show("img/a.png"), "html"), assets=(png, other, odd))
-    package = moodle.write(quiz)
+    package = lmsexport.write(quiz, 'moodle')
     node = _question(package, "multichoice")
     prompt = node.find("questiontext")
     assert prompt.findtext("text") == (show("@@PLUGINFILE@@/img/a.png") + show("@@PLUGINFILE@@/other/a.png")

@@ -232,6 +232,27 @@ def test_ordered_responses_match_in_order_only(response, score):
     assert process_item(ORDER, response)["SCORE"] == score
 
 
+INDEXED = f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
+  <responseDeclaration identifier="RESPONSE" cardinality="ordered" baseType="identifier"/>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <itemBody><div/></itemBody>
+  <responseProcessing><responseCondition><responseIf>
+    <match><index n="2"><variable identifier="RESPONSE"/></index><baseValue baseType="identifier">a</baseValue></match>
+    <setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue>
+  </responseIf></responseCondition></responseProcessing>
+</assessmentItem>""".encode()
+
+
+@pytest.mark.parametrize("response, score", [
+    (["b", "a", "c"], 1.0),       # the second value is a
+    (["a", "b", "c"], 0.0),
+    (["b"], 0.0),                 # shorter than 2: index is NULL, so match is NULL, not true
+    (None, 0.0),
+])
+def test_index_takes_the_nth_value_of_an_ordered_response(response, score):
+    assert process_item(INDEXED, response)["SCORE"] == score
+
+
 GAPS = f"""<assessmentItem {NS} identifier="i" title="t" adaptive="false" timeDependent="false">
   <responseDeclaration identifier="R1" cardinality="single" baseType="string">
     <mapping defaultValue="0"><mapEntry mapKey="x" mappedValue="1" caseSensitive="true"/></mapping>

@@ -64,14 +64,21 @@ def _typed_responses(answers: tuple[Answer, ...], case_sensitive: bool) -> list:
 
 
 class Expected:
-    """What a response should score and which feedback it should show, per kind."""
+    """What a response should score and which feedback it should show, per kind, under the
+    question's scoring policy (docs/scoring.md): all or nothing keeps the full marks of the
+    partial rule and makes every other score 0."""
 
-    def __init__(self, question: Question):
+    def __init__(self, question: Question, policy: str = "partial"):
         self.question = question
+        self.policy = policy
 
     def cases(self) -> list[tuple[object, float, set[str]]]:
         """(response, score, per-answer feedback shown) for the kind's responses."""
-        return getattr(self, f"_{self.question.kind}")()
+        cases = getattr(self, f"_{self.question.kind}")()
+        if self.policy != "all_or_nothing" or not self.question.has_parts:
+            return cases
+        full = self.question.points
+        return [(r, full if score == pytest.approx(full) else 0.0, shown) for r, score, shown in cases]
 
     def _credit(self, credit: float) -> float:
         return self.question.points * max(credit, 0) / 100
@@ -136,8 +143,10 @@ class Expected:
         return cases
 
     def _ordering(self):
+        """Each item in its right place earns points / items."""
         ids = [item.id for item in self.question.items]
-        return [(list(order), self.question.points if list(order) == ids else 0.0, set())
+        share = self.question.points / len(ids)
+        return [(list(order), share * sum(a == b for a, b in zip(order, ids)), set())
                 for order in itertools.permutations(ids)] + [(None, 0.0, set())]
 
     def _fill_blanks(self):
@@ -192,7 +201,7 @@ def test_item_scores_every_response_right(source, question_id):
     quiz = lmsexport.read(source)
     question = next(q for q in quiz.questions if q.id == question_id)
     item = _golden(quiz, f"items/{question.id}.xml")
-    expected = Expected(question)
+    expected = Expected(question, quiz.scoring_of(question))
     for response, score, per_answer in expected.cases():
         outcomes = process_item(item, response)
         if score is None:
@@ -206,7 +215,7 @@ def test_item_scores_every_response_right(source, question_id):
 
 def _right(question: Question):
     """The response that earns full marks."""
-    return next((r for r, score, _ in Expected(question).cases() if score == question.points), None)
+    return next((r for r, score, _ in Expected(question).cases() if score == pytest.approx(question.points)), None)
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)

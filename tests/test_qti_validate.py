@@ -16,13 +16,12 @@ import lmsexport
 from conftest import ROOT
 from lmsexport.package import zip_bytes
 from lmsexport.validation import validate_bytes
-from lmsexport.formats.qti21 import writer as writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 
 
 def _good() -> dict[str, bytes]:
-    return writer.write(lmsexport.read(ROOT / "examples" / "features.txt")).files
+    return lmsexport.write(lmsexport.read(ROOT / "examples" / "features.txt"), 'qti').files
 
 
 def _changed(path: str, old: bytes, new: bytes) -> dict[str, bytes]:

@@ -27,7 +27,8 @@ from lmsexport.validation import validate_bytes, validate_files
 from lmsexport.formats.scorm import writer as scorm
 
 ALL_KINDS = ROOT / "examples" / "all-kinds" / "quiz.txt"
-SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS]
+SOURCES = [*sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt", ALL_KINDS,
+           ROOT / "examples" / "numbers" / "cs.txt"]
 VERSIONS = {"scorm12": "1.2", "scorm2004": "2004"}
 STATIC = ROOT / "lmsexport" / "formats" / "scorm" / "templates" / "static"
 CP12 = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"

@@ -36,7 +36,7 @@ QUIZ = "question,a,b,correct\nWhich planet is red?,Venus,Mars,b\n"
 
 def _errors(text: str | bytes, source: str = "bank.csv") -> str:
     with pytest.raises(SourceError) as caught:
-        sheet.read(text.encode("utf-8") if isinstance(text, str) else text, source=source, log=Log())
+        lmsexport.read(source, text.encode("utf-8") if isinstance(text, str) else text, format='sheet', log=Log())
     return "\n".join(d.render() for d in caught.value.diagnostics)
 
 
@@ -136,8 +136,7 @@ def test_only_the_first_visible_sheet_is_read_and_a_second_one_with_questions_is
         more.append(["question", "correct"])
         more.append(["Capital of Italy?", "Rome"])
     log = Log()
-    quiz = sheet.read(workbook([["question", "correct"], ["Capital of France?", "Paris"]], change=sheets),
-                      source="bank.xlsx", log=log)
+    quiz = lmsexport.read("bank.xlsx", workbook([["question", "correct"], ["Capital of France?", "Paris"]], change=sheets), format='sheet', log=log)
     assert [q.prompt.value for q in quiz.questions] == ["Capital of France?"]
     assert [d.render() for d in log.diagnostics] == [
         "bank.xlsx:'Week 2'!A1: warning: sheet 'Week 2' has a header row naming question, but only the first sheet "
@@ -164,7 +163,7 @@ def test_openpyxl_loads_only_when_a_workbook_is_read():
 
 def test_text_for_a_workbook_is_refused():
     with pytest.raises(SourceError) as caught:
-        sheet.read(QUIZ, source="bank.xlsx")
+        lmsexport.read("bank.xlsx", QUIZ, format='sheet')
     assert str(caught.value).startswith("bank.xlsx: error: a workbook is read from its bytes, not from text")
 
 
@@ -233,7 +232,7 @@ HOSTILE = {
 def test_hostile_workbooks_are_one_located_error(name):
     data, code, start = HOSTILE[name]
     with pytest.raises(SourceError) as caught:
-        sheet.read(data, source="bank.xlsx", log=Log())
+        lmsexport.read("bank.xlsx", data, format='sheet', log=Log())
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == code and start in diagnostic.render() and diagnostic.hint
 

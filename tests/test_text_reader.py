@@ -11,12 +11,14 @@ import pytest
 
 import casefile
 from lmsexport import SourceError
+from lmsexport.diagnostics import Log
 from lmsexport.formats.text import reader as text
 from lmsexport.formats.json.writer import dumps
 
 FIXTURES = Path(__file__).parent / "fixtures" / "text"
 READS = FIXTURES / "reads.txt"
 ERRORS = FIXTURES / "errors.txt"
+WARNINGS = FIXTURES / "warnings.txt"
 
 
 def _model(source: str) -> str:
@@ -39,6 +41,17 @@ def _run(path: Path, case: casefile.Case, produce, update: bool) -> None:
         casefile.save(path, cases)
         return
     assert actual == case.expected, f"{path.name}:{case.line}: {case.title}"
+
+
+def _warnings(source: str) -> str:
+    log = Log()
+    text.read(source, source="case.txt", log=log)
+    return "\n".join(d.render() for d in log.diagnostics) or "(no warnings)"
+
+
+@pytest.mark.parametrize("case", casefile.load(WARNINGS), ids=lambda c: c.id)
+def test_warnings(case, request):
+    _run(WARNINGS, case, _warnings, request.config.getoption("--update-goldens"))
 
 
 @pytest.mark.parametrize("case", casefile.load(READS), ids=lambda c: c.id)

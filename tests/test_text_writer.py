@@ -7,6 +7,7 @@ docs/formats/text.md lists as normalised (ids renumbered, HTML as the sanitiser 
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 
 import lmsexport
 from lmsexport.formats.text import reader as text_reader
-from lmsexport.model import Gap, Quiz, Text
+from lmsexport.model import Asset, Choice, Gap, MultipleChoice, Quiz, Text
 
 from conftest import GOLDEN, ROOT
 from model_strategies import quizzes
@@ -87,9 +88,25 @@ def test_the_goldens_cover_every_reader():
     assert {".txt", ".json", ".xml", ".zip"} <= suffixes and len(READABLE) >= 25
 
 
+def _images_as_links(fragment: str) -> str:
+    """W455: an image that is not in the quiz's folder (a web address) comes back as a link to it,
+    its alt text (else its address) the link's text; inside a link, as that text alone."""
+    pieces, depth = re.split(r"(<[^>]*>)", fragment), 0
+    for index, piece in enumerate(pieces):
+        depth += (piece == "<a>" or piece.startswith("<a ")) - (piece == "</a>")
+        attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', piece)) if piece.startswith("<img ") else {}
+        src = attributes.get("src", "")
+        if "://" in src or src.startswith(("/", "\\", "..", "data:")):
+            label = attributes.get("alt") or src
+            title = f' title="{attributes["title"]}"' if "title" in attributes else ""
+            pieces[index] = label if depth else f'<a href="{src}"{title}>{label}</a>'
+    return "".join(pieces)
+
+
 def _text(text: Text | None, optional: bool = True) -> Text | None:
     """A text as reading the written text gives it back (docs/formats/text.md): no language of
-    its own (W451); HTML as the sanitiser writes it, or plain when it has no tag and no TeX."""
+    its own (W451); HTML as the sanitiser writes it, or plain when it has no tag and no TeX;
+    images not in the quiz's folder as links (W455)."""
     from html import unescape
     import unicodedata
 
@@ -100,7 +117,7 @@ def _text(text: Text | None, optional: bool = True) -> Text | None:
         return None
     if text.format == "plain":
         return Text(text.value)
-    kept = sanitize(text.value)
+    kept = sanitize(_images_as_links(sanitize(text.value)))
     if "<" in kept or MATH.search(kept):
         return Text(kept, "html")
     return Text(unicodedata.normalize("NFC", unescape(kept)))
@@ -196,3 +213,46 @@ def test_what_a_conversion_to_text_looks_like(path, goldens):
         log.unlink(missing_ok=True)
     else:
         assert not log.exists(), f"{log.name} is stale: run pytest --update-goldens"
+
+
+def _choice_quiz(*options: Text, prompt: Text = Text("Which?")) -> Quiz:
+    """A quiz of one question with these options, the first correct, and the image img/a.png if a text shows it."""
+    choices = tuple(Choice(id=chr(97 + i), text=text, correct=i == 0) for i, text in enumerate(options))
+    shown = any("img/a.png" in text.value for text in (prompt, *options))
+    return Quiz(id="same", title="Same", questions=(MultipleChoice(id="q1", prompt=prompt, choices=choices),),
+                assets=(Asset(path="img/a.png", media_type="image/png", data=b"\x89PNG a"),) if shown else ())
+
+
+def test_identical_options_are_spelt_apart_and_read_back_as_they_were():
+    """E204 refuses an option typed twice; the writer spells a repeat with a character reference."""
+    dot, image, math = Text("."), Text('<img src="img/a.png" alt="">', "html"), Text("\\(x\\)", "html")
+    quiz = _choice_quiz(dot, dot, dot, Text("Yes"), Text("yes"), image, image, math, math)
+    package = lmsexport.write(quiz, "text")
+    options = [line.strip() for line in _text_of(package).decode("utf-8").splitlines() if "•" in line]
+    assert options == ["*• .", "• &#46;", "• &#046;", "• Yes", "• &#121;es",
+                       '• <img src="img/a.png" alt="">', '• <img src="&#105;mg/a.png" alt="">',
+                       "• \\(x\\)", "• \\(&#120;\\)"]
+    assert package.warnings == [] and _read_back(package) == quiz
+
+
+def test_options_with_nothing_to_tell_them_apart_are_warned_about():
+    package = lmsexport.write(_choice_quiz(Text("a"), Text(""), Text("")), "text")
+    assert [(d.code, "question 1: lmsexport text cannot carry two options with nothing" in d.message)
+            for d in package.warnings] == [("W457", True)]
+    with pytest.raises(lmsexport.SourceError, match="E204"):
+        _read_back(package)
+
+
+def test_an_image_not_in_the_quiz_folder_is_written_as_a_link_to_it():
+    prompt = Text('<p>Where is <img src="https://example.org/a.png" alt="a map">? '
+                  '<a href="https://example.org/"><img src="https://example.org/b.png" alt="b"></a> '
+                  '<img src="/srv/c.png"> <img src="img/a.png" alt="kept"></p>', "html")
+    package = lmsexport.write(_choice_quiz(Text("here"), Text("there"), prompt=prompt), "text")
+    assert ('<p>Where is <a href="https://example.org/a.png">a map</a>? '
+            '<a href="https://example.org/" rel="noopener noreferrer">b</a> '
+            '<a href="/srv/c.png">/srv/c.png</a> <img src="img/a.png" alt="kept"></p>') in _text_of(package).decode()
+    assert [(d.code, d.message.split(",")[0]) for d in package.warnings] == [
+        ("W455", f"question 1: lmsexport text cannot carry the image {src}") for src in
+        ("https://example.org/a.png", "https://example.org/b.png", "/srv/c.png")]
+    back = _read_back(package).questions[0].prompt
+    assert back.value.count("<a ") == 3 and back.value.count("<img ") == 1

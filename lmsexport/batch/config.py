@@ -14,7 +14,9 @@
 Run settings come from `./lmsexport.toml` (or `--config FILE`); `[defaults]` come from
 the nearest `lmsexport.toml` in a source's folder or above it, so a course can keep one
 file per language folder. A quiz's own header wins over `[defaults]`, and options on
-the command line win over the file. Unknown keys are errors, as in quiz headers.
+the command line win over the file. Unknown keys are errors, as in quiz headers. `[defaults]`
+takes a quiz header's keys, checked as a header's are: by lmsexport.settings, the settings
+vocabulary that every source with settings shares, so no format's module is needed here.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
-from ..formats.text.header import KEYS as HEADER_KEYS
+from ..settings import KEYS as HEADER_KEYS, OWN
 
 FILE_NAME = "lmsexport.toml"
 RUN_KEYS = ("formats", "out", "jobs", "defaults")
@@ -57,10 +59,9 @@ def _defaults(path: Path, table, problems: list) -> dict:
         problems.append(_problem(path, "[defaults] must be a table of quiz header keys"))
         return {}
     values = {}
-    own = ("id", "title")  # each quiz's own: a default for every quiz of a folder makes no sense
     for key, value in table.items():
-        if key not in HEADER_KEYS or key in own:
-            problems.append(_unknown(path, key, [k for k in HEADER_KEYS if k not in own]))
+        if key not in HEADER_KEYS or key in OWN:
+            problems.append(_unknown(path, key, [k for k in HEADER_KEYS if k not in OWN]))
             continue
         text = ", ".join(value) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else str(value)
         try:

@@ -9,7 +9,7 @@ pandoc-types does. `base` holds the common parts, `kinds` the question kinds.
 """
 
 from .base import (
-    FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError,
+    DEFAULT_SCORING, FEEDBACK_MODES, MEDIA_TYPES, MODEL_VERSION, SCORING_POLICIES, TEXT_FORMATS, XML_ILLEGAL, Asset, Choice, ModelError,
     MultipleChoice, Question, Quiz, Settings, Text, is_identifier, is_language_tag,
 )
 from .kinds import (
@@ -19,7 +19,8 @@ from .kinds import (
 from .data import quiz_from_data, quiz_to_data
 
 __all__ = [
-    "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "TEXT_FORMATS", "XML_ILLEGAL",
+    "DEFAULT_SCORING", "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "SCORING_POLICIES",
+    "TEXT_FORMATS", "XML_ILLEGAL",
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
     "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Question", "Quiz", "Settings",
     "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "quiz_from_data", "quiz_to_data",

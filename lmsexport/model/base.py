@@ -21,10 +21,28 @@ from ..images import image_problem
 from ..paths import unsafe_path
 
 MODEL_VERSION = 1
-"""Major version of the model's JSON form; readers refuse any other."""
+"""Major version of the model's JSON form; readers refuse any other.
+
+A new optional field is not a new version: every document of the version still reads, and
+nothing it said changes meaning. `Settings.scoring` and `Question.scoring` came that way:
+before them the model said nothing about partial credit (each writer chose its own), and a
+document without them reads with the default policy, `partial` (docs/scoring.md)."""
 
 TEXT_FORMATS = ("plain", "html")
 FEEDBACK_MODES = ("immediate", "end")
+SCORING_POLICIES = ("partial", "all_or_nothing")
+"""How a question of several parts earns credit (docs/scoring.md has the exact rules):
+
+* `partial`: each right part earns its share of the points. Multiple response: each right
+  option ticked earns points / (right options) and each wrong one ticked takes as much away,
+  never below 0 ("right minus wrong"). Matching: points / pairs for each left item matched
+  right. Ordering: points / items for each item in its right place. Fill in the blanks:
+  points / gaps times the credit of the answer in each gap (never below 0).
+* `all_or_nothing`: the points when every part is right (what `partial` would give in
+  full), else 0.
+"""
+DEFAULT_SCORING = "partial"
+"""The policy of a quiz that names none: the one most formats express exactly."""
 
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 # BCP 47 in its common shape: language, then script / region / variant subtags.
@@ -102,6 +120,8 @@ class Asset:
     media_type: str
     """`image/png`, `image/jpeg`, `image/svg+xml`, `image/gif` or `image/webp`."""
     data: bytes = field(repr=False)
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where the source first mentions the file, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         reason = unsafe_path(self.path)
@@ -132,6 +152,8 @@ class Choice:
     correct: bool = False
     feedback: Text | None = None
     """Shown when the learner picks this option."""
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad choice id {self.id!r}")
@@ -149,6 +171,9 @@ class Question:
     """BCP 47 tag when the question is not in the quiz's language."""
     tags: tuple[str, ...] = ()
     points: float = 1.0
+    scoring: str | None = None
+    """The question's own scoring policy (`SCORING_POLICIES`), which wins over the quiz's;
+    None: the quiz's. Only a question of several parts has one (`has_parts`)."""
     prompt: Text
     explanation: Text | None = None
     """Shown after the question is answered, whatever the answer."""
@@ -166,6 +191,19 @@ class Question:
         _check(is_identifier(self.id), f"bad question id {self.id!r}")
         _check(math.isfinite(self.points) and self.points >= 0, f"{self.id}: bad points")
         _check(self.lang is None or is_language_tag(self.lang), f"{self.id}: bad language tag")
+        _check(self.scoring is None or self.scoring in SCORING_POLICIES, f"{self.id}: unknown scoring {self.scoring!r}")
+        _check(self.scoring is None or self.has_parts, f"{self.id}: a question of one part has no scoring policy")
+
+    @property
+    def has_parts(self) -> bool:
+        """True for the kinds a scoring policy applies to: several parts, each right or wrong."""
+        return False
+
+    @property
+    def scoring_matters(self) -> bool:
+        """False when both scoring policies give every response the same score, so a format
+        that can score only one of them still scores this question exactly."""
+        return self.has_parts
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -189,6 +227,16 @@ class MultipleChoice(Question):
     def correct_choices(self) -> tuple[Choice, ...]:
         return tuple(choice for choice in self.choices if choice.correct)
 
+    @property
+    def has_parts(self) -> bool:
+        """Multiple response: each option is a part (ticked or not, rightly or wrongly)."""
+        return self.multiple_response
+
+    @property
+    def scoring_matters(self) -> bool:
+        """With one right option, right minus wrong is already all or nothing."""
+        return self.multiple_response and len(self.correct_choices) > 1
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
@@ -204,8 +252,11 @@ class Settings:
     """How many times a learner may take the quiz (where the format says it), None for no limit."""
     time_limit: int | None = None
     """Seconds a learner has for one attempt, None for no limit."""
+    scoring: str = DEFAULT_SCORING
+    """How its questions of several parts earn credit (`SCORING_POLICIES`), unless a question says otherwise."""
 
     def __post_init__(self) -> None:
+        _check(self.scoring in SCORING_POLICIES, f"unknown scoring policy {self.scoring!r}")
         _check(self.pass_mark is None or 0 <= self.pass_mark <= 100, "pass mark must be 0-100")
         _check(self.feedback in FEEDBACK_MODES, f"unknown feedback mode {self.feedback!r}")
         _check(self.attempts is None or self.attempts >= 1, "attempts must be 1 or more")
@@ -243,10 +294,17 @@ class Quiz:
     def total_points(self) -> float:
         return sum(question.points for question in self.questions)
 
-    def where(self, question: Question | None = None) -> SourceSpan:
+    def where(self, question: Question | None = None, part: object | None = None) -> SourceSpan:
         """Where a message about `question`, or about the quiz as a whole, points: the
-        question's position, else the file the quiz's questions were read from (the model
+        position of `part` (an option, answer, pair, item, gap or asset that carries one),
+        else the question's, else the file the quiz's questions were read from (the model
         keeps no position of the quiz itself), else the quiz id."""
+        if getattr(part, "source", None) is not None:
+            return part.source
         if question is not None and question.source is not None:
             return question.source
         return next((SourceSpan(q.source.file) for q in self.questions if q.source is not None), SourceSpan(self.id))
+
+    def scoring_of(self, question: Question) -> str:
+        """The policy `question` is scored by: its own, else the quiz's (the one place that decides)."""
+        return question.scoring or self.settings.scoring

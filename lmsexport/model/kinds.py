@@ -8,10 +8,12 @@ percentage of the question's points (100 = full marks), as in Moodle and GIFT.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .base import Choice, MultipleChoice, Question, Text, _check, is_identifier
+from ..diagnostics import SourceSpan
+from .base import XML_ILLEGAL, Choice, MultipleChoice, Question, Text, _check, is_identifier
 
 
 def _credit_ok(credit: float) -> bool:
@@ -28,6 +30,8 @@ class Answer:
     text: str
     credit: float = 100.0
     feedback: Text | None = None
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(bool(self.text.strip()), "an accepted answer cannot be empty")
@@ -42,6 +46,8 @@ class NumericAnswer:
     tolerance: float = 0.0
     credit: float = 100.0
     feedback: Text | None = None
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(math.isfinite(self.value), "a numeric answer must be a finite number")
@@ -82,10 +88,16 @@ class Numeric(Question):
 
     kind: ClassVar[str] = "numeric"
     answers: tuple[NumericAnswer, ...]
+    unit: str | None = None
+    """The unit the answers are in (`m/s²`, `%`, `km/h`), shown with the answer box. A learner may
+    type it after the number or leave it out: it is never graded, and never converted (Moodle's
+    "units are optional"). A short label: one line, no spaces at its ends, at most 50 characters
+    (Moodle's limit). None for a bare number."""
 
     def __post_init__(self) -> None:
         Question.__post_init__(self)
         _needs_full_credit(self.id, (answer.credit for answer in self.answers))
+        _check(self.unit is None or _is_label(self.unit), f"{self.id}: bad unit {self.unit!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,6 +121,8 @@ class MatchPair:
     id: str
     left: Text
     right: Text
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,11 +138,18 @@ class Matching(Question):
         _check(len(self.pairs) >= 2, f"{self.id}: matching needs two pairs or more")
         _unique_ids(self.id, [pair.id for pair in self.pairs])
 
+    @property
+    def has_parts(self) -> bool:
+        """Each left item is a part."""
+        return True
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OrderItem:
     id: str
     text: Text
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -143,6 +164,11 @@ class Ordering(Question):
         _check(len(self.items) >= 2, f"{self.id}: ordering needs two items or more")
         _unique_ids(self.id, [item.id for item in self.items])
 
+    @property
+    def has_parts(self) -> bool:
+        """Each item is a part: in its right place or not."""
+        return True
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Gap:
@@ -151,6 +177,8 @@ class Gap:
     id: str
     answers: tuple[Answer, ...] = ()
     choices: tuple[Choice, ...] = ()
+    source: SourceSpan | None = field(default=None, compare=False)
+    """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id), f"bad gap id {self.id!r}")
@@ -185,6 +213,17 @@ class FillBlanks(Question):
     def gaps(self) -> tuple[Gap, ...]:
         return tuple(part for part in self.segments if isinstance(part, Gap))
 
+    @property
+    def has_parts(self) -> bool:
+        """Each gap is a part (even a single gap, whose answers may give partial credit)."""
+        return True
+
+    @property
+    def scoring_matters(self) -> bool:
+        """One gap whose answers give full credit or none scores alike under both policies."""
+        gaps = self.gaps
+        return len(gaps) > 1 or any(0 < answer.credit < 100 for answer in gaps[0].answers)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Description(Question):
@@ -196,6 +235,12 @@ class Description(Question):
     def __post_init__(self) -> None:
         Question.__post_init__(self)
         _check(self.points == 0, f"{self.id}: a text block has no points")
+
+
+def _is_label(text: str) -> bool:
+    """A short one-line text: not empty, no spaces at its ends, no line break, at most 50 characters."""
+    return (0 < len(text) <= 50 and text == text.strip() and not any(c in text for c in "\n\r\t")
+            and unicodedata.is_normalized("NFC", text) and not XML_ILLEGAL.search(text))
 
 
 def _unique_ids(owner: str, ids: list[str]) -> None:

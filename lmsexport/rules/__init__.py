@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ..diagnostics import Severity
+from ..diagnostics import Severity, SourceSpan
 from ..ids import letters
 from ..model import Choice, FillBlanks, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer, Text
 from ..text import html_words
@@ -30,6 +30,9 @@ class Finding:
     hint: str = ""
     question: Question | None = None
     """The question it is about; None when it is about the quiz as a whole."""
+    span: SourceSpan | None = None
+    """Where the part it is about is written (an option's own line), when the reader said;
+    else the finding points at its question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,9 @@ class Part:
     question: Question | None
     lang: str | None
     """The language it should be in: its own, else its question's, else the quiz's."""
+    span: SourceSpan | None = None
+    """Where it is written, if its reader kept that (options, answers, items, gaps; a feedback
+    points at the option or answer it belongs to); else messages point at its question."""
 
 
 def option_letter(index: int) -> str:
@@ -115,17 +121,17 @@ def forget() -> None:
 def _question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:
     lang = question.lang or quiz.lang
 
-    def part(text: Text, kind: str, name: str) -> Part:
-        return Part(text.value, text.format, kind, name, question, text.lang or lang)
+    def part(text: Text, kind: str, name: str, span: SourceSpan | None = None) -> Part:
+        return Part(text.value, text.format, kind, name, question, text.lang or lang, span)
 
     if question.title:
         yield Part(question.title, "plain", "question title", f"the title of question {number}", question, lang)
     yield part(question.prompt, "prompt", f"the prompt of question {number}")
     for index, choice in enumerate(choices(question)):
         option = f"option {option_letter(index)} of question {number}"
-        yield part(choice.text, "option", option)
+        yield part(choice.text, "option", option, choice.source)
         if choice.feedback:
-            yield part(choice.feedback, "feedback", f"the feedback of {option}")
+            yield part(choice.feedback, "feedback", f"the feedback of {option}", choice.source)
     yield from _kind_parts(question, number, part, lang)
     for text, what in ((question.correct_feedback, "right"), (question.incorrect_feedback, "wrong")):
         if text:
@@ -139,25 +145,26 @@ def _kind_parts(question: Question, number: int, part, lang: str | None) -> Iter
     where = f"of question {number}"
     if isinstance(question, Matching):
         for pair in question.pairs:
-            yield part(pair.left, "item", f"left item {pair.id} {where}")
-            yield part(pair.right, "item", f"right item {pair.id} {where}")
+            yield part(pair.left, "item", f"left item {pair.id} {where}", pair.source)
+            yield part(pair.right, "item", f"right item {pair.id} {where}", pair.source)
         for index, text in enumerate(question.distractors, 1):
             yield part(text, "item", f"extra right item {index} {where}")
     elif isinstance(question, Ordering):
         for item in question.items:
-            yield part(item.text, "item", f"item {item.id} {where}")
+            yield part(item.text, "item", f"item {item.id} {where}", item.source)
     elif isinstance(question, FillBlanks):
         for gap in question.gaps:
             for choice in gap.choices:
-                yield part(choice.text, "item", f"choice {choice.id} of gap {gap.id} {where}")
+                yield part(choice.text, "item", f"choice {choice.id} of gap {gap.id} {where}", choice.source or gap.source)
             for answer in gap.answers:
-                yield Part(answer.text, "plain", "answer", f"an answer of gap {gap.id} {where}", question, lang)
+                yield Part(answer.text, "plain", "answer", f"an answer of gap {gap.id} {where}", question, lang,
+                           answer.source or gap.source)
     elif isinstance(question, (ShortAnswer, Numeric)):
         for index, answer in enumerate(question.answers, 1):
             if isinstance(question, ShortAnswer):
-                yield Part(answer.text, "plain", "answer", f"answer {index} {where}", question, lang)
+                yield Part(answer.text, "plain", "answer", f"answer {index} {where}", question, lang, answer.source)
             if answer.feedback:
-                yield part(answer.feedback, "feedback", f"the feedback of answer {index} {where}")
+                yield part(answer.feedback, "feedback", f"the feedback of answer {index} {where}", answer.source)
 
 
 _CODE_SPAN = re.compile(r"`[^`\n]+`")

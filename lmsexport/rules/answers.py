@@ -134,7 +134,7 @@ def _shuffled_position_words(quiz: Quiz) -> Iterator[Finding]:
                 yield Finding(
                     f"{part.name} ({part.value!r}) {problem}",
                     "name the options by what they say (for example 'All of these'), or set shuffle: false",
-                    question,
+                    question, part.span,
                 )
 
 

@@ -131,11 +131,11 @@ def _question_findings(quiz: Quiz, number: int, verdicts: list[tuple[Part, bool 
     judged = [verdict for _, verdict in verdicts if verdict is not None]
     prompt, verdict = next((part, verdict) for part, verdict in verdicts if part.kind == "prompt")
     if verdict and all(judged):
-        yield Finding(f"question {number} is in English, {_not_in(prompt, quiz)}", _hint(prompt), prompt.question)
+        yield Finding(f"question {number} is in English, {_not_in(prompt, quiz)}", _hint(prompt), prompt.question, prompt.span)
         return
     for part, verdict in verdicts:
         if verdict:
-            yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part), part.question)
+            yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part), part.question, part.span)
 
 
 def _wrong_language(quiz: Quiz) -> Iterator[Finding]:

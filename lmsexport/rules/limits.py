@@ -57,8 +57,9 @@ def _options(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
     for number, question in enumerate(quiz.questions, 1):
         count = len(choices(question))
         if count > limit.size:
+            first_over = choices(question)[limit.size]  # the finding points at the first option too many
             yield Finding(f"question {number} has {count} options; {limit.reason}",
-                          f"split it into questions of {limit.size} options or fewer", question)
+                          f"split it into questions of {limit.size} options or fewer", question, first_over.source)
 
 
 CHECKS: dict[str, Callable[[Quiz, Limit], Iterator[Finding]]] = {

@@ -7,9 +7,12 @@
     L012  an HTML entity shown literally: `&amp;` in plain text, `&amp;quot;` in HTML
     L013  an unbalanced bracket, typographic quote, `**`, `__` or backtick
     L014  mojibake: UTF-8 decoded as Windows-1252 (`cafÃ©`, `Viá»‡t`), or U+FFFD
+    L015  Markdown or TeX in plain text (`**bold**`, `![alt](img.png)`, `$x^2$`), shown as typed
 
 Code is exempt from L011 and L013: `backtick spans` in plain text and
 <code>/<pre> in HTML, where `%s` or `{0}` are what the question is about.
+TeX math (`$x^2$`, `$$...$$`, `\\(...\\)`, `\\[...\\]`) is exempt from L011 too: its
+braces (`\\frac{1}{2}`) are not template code.
 """
 
 from __future__ import annotations
@@ -46,6 +49,20 @@ _TEMPLATE = re.compile(
     r"|\{\d+\}|\{[a-z]+(?:_[a-z]+)+\}"
     r"|\[\[[^\[\]\n]+\]\]"
 )
+_TEX = re.compile(
+    r"\$\$.+?\$\$|\\\(.+?\\\)|\\\[.+?\\\]"
+    r"|\$(?![\s{$])[^$\n]*?(?<=[^\s$])\$(?!\d)",  # pandoc's rule: no space inside the $s, no digit after
+    re.DOTALL,
+)
+"""TeX math; a `${name}` template is not (its `$` is followed by `{`)."""
+_MARKDOWN_MARKS = (
+    (re.compile(r"!\[[^\]\n]*\]\([^)\s]+\)"), "a Markdown image"),
+    (re.compile(r"(?<!\S)\[[^\]\n]+\]\((?:https?://|\.{0,2}/)?[^)\s]+\)"), "a Markdown link"),
+    (re.compile(r"\*\*(?=\S)[^*\n]+(?<=\S)\*\*"), "Markdown bold"),  # not __x__: __init__ is a name
+    (re.compile(r"\$\$.+?\$\$|\$(?![\s{$])[^$\n]*?[\\^_][^$\n]*?(?<=[^\s$])\$(?!\d)|\\\(.+?\\\)"),
+     "TeX math"),
+)
+"""What a quiz written without `markup: markdown` shows as typed (TeX: only with `^`, `_` or `\\`)."""
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _DOUBLE_ENTITY = re.compile(r"&amp;(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
@@ -73,17 +90,19 @@ def _placeholders(quiz: Quiz) -> Iterator[Finding]:
         for pattern, what, hint in _MACHINE_TOKENS:
             tokens = dict.fromkeys(m.group() for text in texts for m in pattern.finditer(text))
             for token in tokens:
-                yield Finding(f"{part.name} holds {token!r}, {what}", hint, part.question)
+                yield Finding(f"{part.name} holds {token!r}, {what}", hint, part.question, part.span)
 
 
 def _template_debris(quiz: Quiz) -> Iterator[Finding]:
     for part in quiz_parts(quiz):
-        for token in dict.fromkeys(_TEMPLATE.findall(prose(part))):
+        text = prose(part)
+        text = _TEX.sub(" ", text) if "$" in text or "\\" in text else text
+        for token in dict.fromkeys(_TEMPLATE.findall(text)):
             yield Finding(
                 f"{part.name} holds {token!r}, template code that was never filled in",
                 "replace it with the text it stands for; if the quiz is about such code, "
                 "switch the rule off for it with lint: -L011",
-                part.question,
+                part.question, part.span,
             )
 
 
@@ -99,7 +118,7 @@ def _html_entities(quiz: Quiz) -> Iterator[Finding]:
             yield Finding(
                 f"{part.name} shows {shown!r} literally: {why}",
                 f"write the character itself ({_describe(html.unescape(shown))})",
-                part.question,
+                part.question, part.span,
             )
 
 
@@ -150,7 +169,7 @@ def _unbalanced(quiz: Quiz) -> Iterator[Finding]:
                 f"{part.name} has {problem}",
                 "close or remove it; translation often drops one half of a pair, "
                 "and Markdown is not rendered (plain text shows the marks as they are)",
-                part.question,
+                part.question, part.span,
             )
 
 
@@ -172,14 +191,29 @@ def _mojibake(quiz: Quiz) -> Iterator[Finding]:
             yield Finding(
                 f"{part.name} holds U+FFFD (�): characters were lost when the text was converted",
                 "retype the damaged words, or export the source again as UTF-8",
-                part.question,
+                part.question, part.span,
             )
         damaged = (_undo_cp1252(run) for run in _MOJIBAKE_RUN.findall(text))
         for bad, meant in dict.fromkeys(pair for pair in damaged if pair):
             yield Finding(
                 f"{part.name} holds {bad!r}, UTF-8 read as Windows-1252 (it was {meant!r})",
                 f"replace it with {meant!r}, and export the source again as UTF-8",
-                part.question,
+                part.question, part.span,
+            )
+
+
+def _markdown_in_plain_text(quiz: Quiz) -> Iterator[Finding]:
+    for part in quiz_parts(quiz):
+        if part.format != "plain" or part.kind == "answer":
+            continue  # HTML was rendered; a typed answer is compared as typed
+        text = prose(part)
+        found = next(((m.group(), what) for pattern, what in _MARKDOWN_MARKS if (m := pattern.search(text))), None)
+        if found:
+            yield Finding(
+                f"{part.name} holds {found[0]!r}, {found[1]} that is shown as typed: the quiz is plain text",
+                "add markup: markdown to the quiz's header to render Markdown, images and TeX math "
+                "(or switch the rule off with lint: -L015 if the marks are meant to show)",
+                part.question, part.span,
             )
 
 
@@ -193,4 +227,6 @@ RULES = (
          "A bracket, quote or Markdown mark is not closed.", _unbalanced),
     Rule("L014", "mojibake", ERROR,
          "Text was decoded with the wrong encoding (cafÃ©), or holds U+FFFD.", _mojibake),
+    Rule("L015", "markdown-in-plain-text", WARNING,
+         "Markdown or TeX math in a plain-text quiz is shown as typed.", _markdown_in_plain_text),
 )

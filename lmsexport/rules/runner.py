@@ -36,7 +36,7 @@ def _origin(quiz: Quiz, source: str | None) -> SourceSpan:
 
 def _diagnostic(rule: Rule, finding: Finding, origin: SourceSpan) -> Diagnostic:
     question = finding.question
-    span = question.source if question is not None and question.source is not None else origin
+    span = finding.span or (question.source if question is not None and question.source is not None else origin)
     return Diagnostic(rule.code, finding.message, span, finding.hint, rule.severity)
 
 

@@ -8,8 +8,9 @@
 "No correct answer" and "a single option" are not rules: the model refuses to
 build such a question (`MultipleChoice` needs two options and a correct one), so
 every reader reports them as source errors (E201, E202, E203) and lint never
-sees one. The text reader refuses duplicate options too (E204), but other
-readers (JSON, and the Moodle/QTI importers) can produce them, hence L002.
+sees one. The text reader refuses an option typed twice too (E204), but other
+readers (JSON, and the Moodle/QTI importers) can produce duplicates, and so can
+a text quiz that spells a repeat apart (`&#46;`), hence L002.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
                 yield Finding(
                     f"options {first} and {option_letter(index)} of question {number} are the same: {part.value!r}",
                     "remove one or reword it; a learner cannot tell them apart",
-                    question,
+                    question, part.span,
                 )
 
 
@@ -60,7 +61,7 @@ def _empty_text(quiz: Quiz) -> Iterator[Finding]:
                     "write its text; Moodle drops empty options and Canvas shows 'No answer text provided.'"
                     if part.kind == "option"
                     else "write the question",
-                    question,
+                    question, part.span,
                 )
 
 
@@ -77,7 +78,7 @@ def _missing_alt_text(quiz: Quiz) -> Iterator[Finding]:
                 yield Finding(
                     f"an image in {part.name} has no alt text",
                     "describe the image for learners who cannot see it: ![what it shows](path)",
-                    part.question,
+                    part.question, part.span,
                 )
 
 

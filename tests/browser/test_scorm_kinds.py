@@ -107,8 +107,9 @@ class Learner:
             self.frame.locator(f"select[name={pair['id']}]").select_option(chosen)
 
     def ordering(self, question, right):
-        if right:
-            self.reorder([item["id"] for item in question["items"]])
+        """Right: the items in order; wrong: each one place off (none in its place earns anything)."""
+        ids = [item["id"] for item in question["items"]]
+        self.reorder(ids if right else ids[1:] + ids[:1])
 
     def reorder(self, ids: list[str]) -> None:
         """Move each item up to its place with the keyboard: focus its Move up button, press Enter."""
@@ -224,7 +225,7 @@ RIGHT = {
 }
 PARTLY = {  # typed and picked in test_each_kind_wrong_or_partly_right
     "q1": "true", "q2": "allreduce-ring", "q3": "3.3", "q4": "x", "q5": {"a": "1", "b": "4", "c": "2"},
-    "q7": ("france", "a"),
+    "q6": ["c", "b", "a"], "q7": ("france", "a"),
 }
 
 
@@ -280,7 +281,7 @@ def test_each_kind_right_in_the_versions_syntax(page, site, version, expect):
 @pytest.mark.parametrize("version", VERSIONS)
 def test_each_kind_wrong_or_partly_right_with_its_feedback(page, site, version):
     run = Run(page, site, version, package(kinds_quiz(feedback="end"), version))
-    shown = take_kinds(run, PARTLY, immediate=False)
+    take_kinds(run, PARTLY, immediate=False)
     snapshot = run.finished()["final"]
     recorded = [(i["type"], i["response"], i["result"]) for i in interactions(version, snapshot)]
     wrong, join = WRONG_RESULT[version], {"1.2": ",", "2004": "[,]"}[version]
@@ -288,14 +289,16 @@ def test_each_kind_wrong_or_partly_right_with_its_feedback(page, site, version):
     assert recorded == [
         ("true-false", {"1.2": "t", "2004": "true"}[version], wrong), ("fill-in", "allreduce-ring", wrong),
         ("numeric", "3.3", wrong), ({"1.2": "fill-in", "2004": "long-fill-in"}[version], "x", ""),
-        ("matching", pairs, wrong), ("sequencing", join.join(shown), wrong), ("fill-in", join.join(["france", "Italy"]),
-                                                                               wrong)]
-    # 0 + 0.5 (the wildcard answer) + 1 (half of 2) + 1/3 (one pair) + 0 + 0.5 (one blank of two) = 2.33 of 7.
+        ("matching", pairs, wrong), ("sequencing", join.join(PARTLY["q6"]), wrong),
+        ("fill-in", join.join(["france", "Italy"]), wrong)]
+    # 0 + 0.5 (the wildcard answer) + 1 (half of 2) + 1/3 (one pair) + 1/3 (one item in its place)
+    # + 0.5 (one blank of two) = 2.67 of 7.
     result = outcome(version, snapshot)
-    assert result["score"]["raw"] == ("33.33" if version == "1.2" else "2.3333333")
+    assert result["score"]["raw"] == ("38.1" if version == "1.2" else "2.6666667")
     items = run.frame.locator(".review-item")
     assert items.locator(".verdict").all_inner_texts() == [
-        "Incorrect", "Partly correct", "Partly correct", "To be graded", "Partly correct", "Incorrect", "Partly correct"]
+        "Incorrect", "Partly correct", "Partly correct", "To be graded", "Partly correct", "Partly correct",
+        "Partly correct"]
     first = items.nth(0).inner_text()
     assert "It boils at 100 °C." in first and "At sea level." in first and "Yes." not in first
     assert "Mind the hyphen." in items.nth(1).inner_text() and "Nearly." in items.nth(2).inner_text()

@@ -152,9 +152,15 @@ class _Reader:
             self.error("E944", f"the question on line {draft.line} has no options and no ANSWER: line",
                        draft.line, "list its options (A) ..., B) ...) and then ANSWER: with the correct letter")
 
+    def _column(self, line: int) -> int:
+        """Where a line's text starts (Aiken lines are read trimmed)."""
+        raw = self.lines[line - 1]
+        return len(raw) - len(raw.lstrip()) + 1
+
     def _build(self, draft: _Draft, correct: int) -> None:
-        choices = tuple(Choice(id=letters(index), text=Text(text), correct=index == correct)
-                        for index, (_, text) in enumerate(draft.options))
+        choices = tuple(Choice(id=letters(index), text=Text(text), correct=index == correct,
+                               source=SourceSpan(self.source, line, self._column(line)))
+                        for index, (line, text) in enumerate(draft.options))
         number = len(self.questions) + 1
         self.questions.append(MultipleChoice(id=f"q{number}", prompt=Text("\n".join(draft.stem)), choices=choices,
                                              source=SourceSpan(self.source, draft.line, 1)))

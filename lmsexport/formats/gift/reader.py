@@ -54,7 +54,8 @@ def read(data: str | bytes, *, source: str, log: Log | None = None,
     OSError); without it such images are left out, with a warning."""
     text = _decoded(data, source)
     log = log if log is not None else Log()
-    ctx = Context(Locator(text, source), log, Texts(log, assets))
+    texts = Texts(log, assets)
+    ctx = Context(Locator(text, source), log, texts, texts.problems)
     found = _Quiz()
     number = 0
     for block in blocks(text):

@@ -9,7 +9,8 @@ one it has its question text's format, and a question text without one is `moodl
 - `[plain]`: plain text, shown as written;
 - `[markdown]`: Markdown, rendered by lmsexport.markup (CommonMark) to HTML.
 
-All HTML passes the one allow-list sanitiser (lmsexport.markup.sanitize). TeX between `\\(..\\)`,
+All HTML passes the one allow-list sanitiser (lmsexport.markup.Sanitiser: what it removes is
+warned, W010; a text it leaves with nothing to show is an error, E010). TeX between `\\(..\\)`,
 `\\[..\\]` or `$$..$$` is math, as Moodle's MathJax filter shows it, so a text holding it is HTML.
 Images: a GIFT file carries no files, so an image Moodle keeps in its file store
 (`@@PLUGINFILE@@/...`) is left out with a warning; an image beside the GIFT file (a relative path)
@@ -25,8 +26,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...diagnostics import Log, SourceSpan
-from ...markup import render, sanitize
+from ...diagnostics import Diagnostic, Log, SourceSpan
+from ...markup import Sanitiser, render
 from ...model import MEDIA_TYPES, XML_ILLEGAL, Asset, ModelError, Text
 from .lexer import Chars
 
@@ -86,6 +87,11 @@ class Texts:
     log: Log
     loader: Callable[[str], bytes] | None
     assets: dict[str, Asset] = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)
+    """Where a text the sanitiser leaves with nothing to show is reported (E010)."""
+
+    def __post_init__(self) -> None:
+        self.sanitise = Sanitiser(self.log, self.problems)
 
     def text(self, value: str, text_format: str, question: str, locate: Locate) -> Text | None:
         """The model's text for a GIFT text of `text_format`; None when nothing of it shows.
@@ -96,13 +102,14 @@ class Texts:
             return None
         if text_format == "plain":
             return Text(value)
+        clean = self.sanitise.bound(question=question, part="a text", span=locate(value.split("\n")[0]))
         if text_format == "markdown":
-            rendered, has_markup = render(value)
+            rendered, has_markup = render(value, clean)
             return self._html(rendered, question, locate) if has_markup else Text(value)
         if not _MARKUP.search(value) and (text_format == "moodle" or "\n" not in value):
             return _plain_or_math(value)  # nothing for the sanitiser to do, nothing HTML would show otherwise
         fragment = value.replace("\n", "<br>") if text_format == "moodle" else value
-        return self._html(sanitize(fragment), question, locate)
+        return self._html(clean(fragment), question, locate)
 
     def _html(self, fragment: str, question: str, locate: Locate) -> Text | None:
         fragment = _DOLLARS.sub(r"\\[\1\\]", safe(fragment))

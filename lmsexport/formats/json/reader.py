@@ -1,24 +1,28 @@
 """Read the lmsexport model's JSON form back (see writers/json.py).
 
 Refuses other major versions of the model instead of guessing, and turns any
-shape error into a located SourceError.
+shape error into a located SourceError. A JSON file is a source like any other: its HTML
+texts pass the one sanitiser (markup.Sanitiser), what it removes is a warning in `log`
+(W010), a text it empties an error (E010).
 """
 
 from __future__ import annotations
 
 import json
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
+from ...markup import Sanitiser
 from ...model import MODEL_VERSION, ModelError, Quiz, quiz_from_data
 from ...textinput import decode
 
-
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where what the sanitiser removed from an HTML text is told (W010)."""
 
 def _fail(source: str, message: str, hint: str = "", line: int = 0, column: int = 0):
     return SourceError([Diagnostic("E501", message, SourceSpan(source, line, column), hint)])
 
 
-def read(data: str | bytes, *, source: str) -> Quiz:
+def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     text = decode(data, source)
     try:
         document = json.loads(text)
@@ -35,8 +39,35 @@ def read(data: str | bytes, *, source: str) -> Quiz:
             f"not an lmsexport model version {MODEL_VERSION} (found lmsexport-model: {version!r})",
             "write it with this version of lmsexport (lmsexport build --format json)",
         )
+    problems: list[Diagnostic] = []
+    if isinstance(document.get("quiz"), dict):
+        _sanitise(document["quiz"], Sanitiser(Log() if log is None else log, problems), source)
+    if problems:
+        raise SourceError(problems)
     try:
         return quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise _fail(source, f"the model is not valid: {what}") from None
+
+
+def _sanitise(quiz: dict, sanitiser: Sanitiser, source: str) -> None:
+    """Every HTML text of the quiz's data through the sanitiser, in place (before the model is built)."""
+    def walk(node, question: str, path: str) -> None:
+        if isinstance(node, dict):
+            if node.get("format") == "html" and isinstance(node.get("value"), str):
+                node["value"] = sanitiser(node["value"], question=question, part=f"its {path or 'text'}",
+                                          span=SourceSpan(source)) or ""
+            for key, value in node.items():
+                walk(value, question, f"{path}.{key}" if path else key)
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, question, f"{path}[{index}]")
+
+    for key, value in quiz.items():
+        if key == "questions" and isinstance(value, list):
+            for number, question in enumerate(value, 1):
+                name = question.get("id") if isinstance(question, dict) else None
+                walk(question, f"question {number}" + (f" ({name})" if isinstance(name, str) else ""), "")
+        else:
+            walk(value, "the quiz", key)

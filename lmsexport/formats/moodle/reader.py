@@ -2,54 +2,50 @@
 
 Files are read the way Moodle's importer reads them (moodle/moodle question/format/xml/format.php,
 qformat_xml; https://docs.moodle.org/en/Moodle_XML_format): the first element of each name,
-wherever it is; texts trimmed; each field's `format` honoured. Embedded `<file>`s become the
-quiz's assets, their `@@PLUGINFILE@@` links the asset paths. Each question type the model has
-becomes its kind (`moodle_kinds`); a question of any other type (calculated, drag and drop ...)
-is an error naming its line and the types read, never skipped. A file with several categories
-reads as one quiz named after the first. lmsexport's own marks (names derived from prompts,
-idnumbers prefixed with the quiz id, language wrappers, joined feedback) are undone, so that
-reading what writers/moodle.py wrote gives the quiz back.
+wherever it is; texts trimmed; each field's `format` honoured; HTML through the one sanitiser
+(markup.Sanitiser). The bank is read question by question (`stream`), one tree at a time.
+Embedded `<file>`s become the quiz's assets (`reader_files`). Each question type the model has
+becomes its kind (`reader_kinds`), close fits are mapped (`reader_mapped`: gapselect, ddwtos,
+calculatedsimple, oumultiresponse), and what the model has no place for is warned
+(`reader_losses`). A question of a type the model cannot hold, or one it cannot read as
+written, is skipped with a warning that names it (W681, W682), never the whole file; a file
+of which no question can be read is refused with every reason (E603-E607). A file with several
+categories reads as one quiz named after the first. lmsexport's own marks (names derived from
+prompts, idnumbers prefixed with the quiz id, language wrappers, joined feedback) are undone,
+so that reading what the Moodle writer wrote gives the quiz back.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import html
 import itertools
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from urllib.parse import quote
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
-from ...images import image_problem
-from ...paths import unsafe_path
-from ...model import MEDIA_TYPES, Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
-from .rules import category_names, question_name, text_from_html, unmark_language
-from ...xml import entity_reference, parser
+from ...markup import Sanitiser
+from ...model import Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
+from .reader_files import link_files, old_image, unlinked
+from .reader_context import Head
 from .reader_kinds import KIND_READERS, in_lang
+from .reader_losses import skipped_type, warn_losses
+from .reader_mapped import MAPPED_READERS
+from .rules import category_names, question_name, text_from_html, unmark_language
+from .stream import questions
 
 SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
-                   "description")
+                   "description", "gapselect", "ddwtos", "calculatedsimple", "oumultiresponse")
 """The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where the questions skipped and what the model holds otherwise are told."""
+_READERS = {**KIND_READERS, **MAPPED_READERS}
+_FATAL = frozenset({"E609", "E610"})
+"""Problems that refuse the file even when its other questions read: a hostile file name or image."""
+_SKIPS = ("W681", "W682")
+"""The warnings of a question skipped: errors instead (E603-E607) when no question can be read."""
 _NUMBERED = re.compile(r"(.*) \((\d+)\)", re.DOTALL)
-_EXPORT_HINT = ("lmsexport reads Moodle XML question banks: a <quiz> holding <question> elements, "
-                "as Moodle writes them with Question bank > Export > Moodle XML format")
-
-
-@dataclass
-class Head:
-    """What every question type shares (import_headers), read before its own parts."""
-
-    fields: dict
-    """Keyword arguments for the model's question: id, title, points, prompt, explanation, source."""
-    lang: str | None
-    """The language its prompt is marked with."""
-    format: str
-    """The question text's format: the default of every other text of the question."""
 
 
 @dataclass
@@ -72,39 +68,28 @@ class _Category:
     idnumber: str
 
 
-def read(data: str | bytes, *, source: str) -> Quiz:
-    """Read a Moodle XML file; raises SourceError listing every question it cannot read."""
-    reader = MoodleReader(source)
-    drafts = reader.read_questions(_parse(data, source))
-    if not drafts and not reader.problems:
-        reader.problem("E606", None, "the file holds no questions",
-                       "export a category that has questions in it (Question bank > Export)")
+def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
+    """Read a Moodle XML file question by question; what is skipped or lost goes to `log`
+    (lmsexport.read always gives one). Raises SourceError when the file is no bank, when it is
+    hostile, or when none of its questions can be read (with the reason for each)."""
+    reader = MoodleReader(source, log=Log() if log is None else log)
+    start, drafts = len(reader.log.diagnostics), []
+    for node in questions(data.encode("utf-8") if isinstance(data, str) else data, source):
+        if node.getparent() is None:
+            reader.warn("W690", node, "the file is a bare <question>, which Moodle imports nothing from "
+                        "(qformat_xml reads quiz/question); it is read as a bank of that one question",
+                        "wrap the question in <quiz> ... </quiz> for Moodle")
+        draft = reader.take(node)
+        if draft is not None:
+            drafts.append(draft)
     if reader.problems:
         raise SourceError(reader.problems)
+    if not drafts:
+        reader.log.diagnostics[start:] = [d for d in reader.log.diagnostics[start:] if d.code not in _SKIPS]
+        raise SourceError(reader.skipped or [Diagnostic(
+            "E606", "the file holds no questions", SourceSpan(source),
+            "export a category that has questions in it (Question bank > Export)")])
     return reader.quiz(drafts)
-
-
-_ENTITY_HINT = "write the text itself: lmsexport never expands entities (they are how XML bombs work)"
-
-
-def _parse(data: str | bytes, source: str):
-    from lxml import etree
-
-    try:
-        root = etree.fromstring(data.encode("utf-8") if isinstance(data, str) else data, parser())
-    except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        raise SourceError([Diagnostic("E601", f"not well-formed XML: {exc.msg}", SourceSpan(source, line, column),
-                                      "Moodle refuses it too; fix the XML, or export the bank again")]) from None
-    entity = entity_reference(root)
-    if entity is not None:
-        raise SourceError([Diagnostic("E608", f"the bank uses the entity &{entity[0]}; declared in its DOCTYPE",
-                                      SourceSpan(source, entity[1]), _ENTITY_HINT)])
-    if root.tag != "quiz":
-        name = etree.QName(root).localname if isinstance(root.tag, str) else str(root.tag)
-        raise SourceError([Diagnostic("E602", f"this XML is not a Moodle question bank: its root element is <{name}>, "
-                                      "not <quiz>", SourceSpan(source, root.sourceline or 0), _EXPORT_HINT)])
-    return root
 
 
 @dataclass
@@ -112,7 +97,10 @@ class MoodleReader:
     """One file's reading: its problems, and the ids, names and files met so far."""
 
     source: str
+    log: Log = field(default_factory=Log)
     problems: list[Diagnostic] = field(default_factory=list)
+    skipped: list[Diagnostic] = field(default_factory=list)
+    """Why each question skipped was: the file's errors if no question can be read."""
     category: _Category | None = None
     prefix: str = ""
     """The idnumber prefix lmsexport gives the questions of the current category: `<quiz id>-`."""
@@ -121,6 +109,10 @@ class MoodleReader:
     assets: dict[str, Asset] = field(default_factory=dict)
     mentions: dict[str, int] = field(default_factory=dict)
     """The line where each asset is first shown: the quiz lists them in the file's order."""
+    position: int = 0
+    """How many questions (categories aside) the file had so far: `question 4` is the fourth."""
+    subject: str = "the bank"
+    """The question being read, as messages name it: `question 4 'Name'`."""
     question_id: str = ""
     """The id of the question being read: it names the folder of a file whose name is taken."""
     question_lang: str | None = None
@@ -128,33 +120,67 @@ class MoodleReader:
     mark: int = 0
     """How many problems there were when the question being read began: more, and it is not built."""
 
+    def __post_init__(self) -> None:
+        self.sanitise = Sanitiser(self.log, self.problems)
+
+    def span(self, node) -> SourceSpan:
+        """Where an element starts (lxml's sourceline), for the model's parts and for messages."""
+        return SourceSpan(self.source, node.sourceline or 0)
+
     def problem(self, code: str, node, message: str, hint: str) -> None:
         line = node.sourceline if node is not None else 0
         self.problems.append(Diagnostic(code, message, SourceSpan(self.source, line or 0), hint))
 
-    def read_questions(self, root) -> list[_Draft]:
-        drafts = []
-        for node in root.iterchildren("question"):
-            kind = node.get("type", "")
-            if kind == "category":
-                self._category(node)
-            elif kind in KIND_READERS:
-                self.question_id, self.mark = self._id(node, len(drafts) + 1), len(self.problems)
-                read_kind = KIND_READERS[kind]
-                question, shuffle = read_kind(self, node)
-                if question is not None:
-                    drafts.append(_Draft(question, self.question_lang, _tags(node), shuffle))
-            else:
-                self.problem("E603", node, f"question {self.name(node)!r} is of type {kind!r}, which lmsexport "
-                             "does not read", f"lmsexport reads {', '.join(SUPPORTED_TYPES)} questions; leave this "
-                             "one out of the export, or change its type in Moodle")
-        return drafts
+    def warn(self, code: str, node, message: str, hint: str = "") -> None:
+        """Something the model holds otherwise than the file says: the question is read all the same."""
+        self.log.warn(code, message, SourceSpan(self.source, node.sourceline or 0), hint)
+
+    def take(self, node) -> _Draft | None:
+        """One `<question>` of the file: a category is noted, a question read, or skipped with a warning."""
+        kind = node.get("type", "")
+        if kind == "category":
+            self._category(node)
+            return None
+        self.position += 1
+        self.subject = f"question {self.position} {self.name(node)!r}"
+        read_kind = _READERS.get(kind)
+        if read_kind is None:
+            return self._skip(node, *skipped_type(kind, SUPPORTED_TYPES))
+        self.question_id, self.mark = self._id(node, self.position), len(self.problems)
+        known_assets = set(self.assets)
+        old_image(node)
+        question, shuffle = read_kind(self, node)
+        if len(self.problems) > self.mark and not _FATAL & {p.code for p in self.problems[self.mark:]}:
+            for asset in set(self.assets) - known_assets:
+                del self.assets[asset]
+            self.ids.discard(self.question_id)
+            return self._skipped(node, kind)
+        if question is None:
+            return None
+        warn_losses(self, node, question)
+        return _Draft(question, self.question_lang, _tags(node), shuffle)
+
+    def _skip(self, node, message: str, hint: str) -> None:
+        """A question of a type the model has no kind for (W681; E603 if no question can be read)."""
+        subject = f"{self.subject} ({node.get('type', '')})"
+        self.warn("W681", node, f"{subject}: {message}; the question is skipped", hint)
+        self.skipped.append(Diagnostic("E603", f"{subject}: {message}", SourceSpan(self.source, node.sourceline or 0),
+                                       hint))
+
+    def _skipped(self, node, kind: str) -> None:
+        """A question that cannot be read as written: its problems become warnings (W682)."""
+        problems = self.problems[self.mark:]
+        del self.problems[self.mark:]
+        self.skipped += problems
+        for problem in problems:
+            self.log.warn("W682", f"{self.subject} ({kind}) is skipped: {problem.message}", problem.span, problem.hint)
 
     def _category(self, node) -> None:
         """import_category(): the questions after it go into this category."""
         idnumber = node.findtext("idnumber") or ""
         self.prefix = f"{idnumber}-" if idnumber else ""
         if self.category is None:
+            self.subject = "the category"
             names = category_names(node.findtext("category/text") or "")
             self.category = _Category(names, self.field(node.find("info"), "moodle_auto_format"), idnumber)
 
@@ -196,10 +222,19 @@ class MoodleReader:
             return None, None
         if text_format in ("plain_text", "markdown"):
             return Text(fragment), None  # Markdown reads as its source: lmsexport has no Markdown renderer
-        return text_from_html(fragment), lang
+        cleaned = self.clean(fragment, node)
+        return (None, None) if cleaned is None else (text_from_html(cleaned.strip()), lang)
+
+    def clean(self, fragment: str, node) -> str | None:
+        """An HTML fragment of `node` through the one sanitiser (what it removes warned, W010), its files
+        linked as the quiz's assets, those the quiz does not carry left out (W688); None when nothing
+        is left (E010)."""
+        cleaned = self.sanitise(unicodedata.normalize("NFC", fragment), question=self.subject, part=f"its <{node.tag}>",
+                                span=SourceSpan(self.source, node.sourceline or 0))
+        return None if cleaned is None else unlinked(self, link_files(self, cleaned, node), node)
 
     def fragment(self, node, default_format: str) -> tuple[str | None, str | None, str]:
-        """A field's text (files linked to assets, language mark undone), its language and its format."""
+        """A field's text (language mark undone), its language and its format."""
         element = node.find("text") if node is not None else None
         text_format = ((node.get("format") if node is not None else None) or default_format).strip()
         if element is None:
@@ -215,63 +250,8 @@ class MoodleReader:
             return value, None, text_format
         if text_format == "moodle_auto_format":
             value = value.replace("\n", "<br>")
-        inner, lang = unmark_language(self._link_files(value, node))
+        inner, lang = unmark_language(value)
         return inner, lang, text_format
-
-    def _link_files(self, fragment: str, node) -> str:
-        """`@@PLUGINFILE@@/path/name` links to the field's `<file>`s, as the paths of the quiz's assets.
-
-        A file of a type the model's assets cannot hold (not an image) stays inline as a `data:` URI."""
-        for file in node.iterchildren("file"):
-            folder, name = file.get("path", "/"), file.get("name", "")
-            links = [f"@@PLUGINFILE@@{quote(folder + name)}", f"@@PLUGINFILE@@{folder}{name}"]
-            if not any(link in fragment for link in links):
-                continue
-            path = f"{folder.strip('/')}/{name}".lstrip("/")
-            reason = unsafe_path(path)
-            if reason is not None:
-                self.problem("E609", file, f"the file name {path!r} is unsafe: {reason}",
-                             "an LMS could write it outside its folder: give the file a plain relative name")
-                continue
-            data = "".join((file.text or "").split())
-            problem = self._image_problem(path, data)
-            if problem is not None:
-                self.problem("E610", file, f"the image {path!r} cannot be carried: {problem}",
-                             "replace it in Moodle by a plain image file of the type its name says, and export again")
-                continue
-            target = self._asset(path, data)
-            if target in self.assets:
-                self.mentions.setdefault(target, node.sourceline or 0)
-            for link in links:
-                fragment = fragment.replace(link, html.escape(target))
-        return fragment
-
-    @staticmethod
-    def _image_problem(path: str, data: str) -> str | None:
-        """Why a `<file>` named as an image is not a safe one (other files stay inline, as `data:`)."""
-        media_type = MEDIA_TYPES.get(path[path.rfind("."):].lower()) if "." in path else None
-        if media_type is None:
-            return None
-        try:
-            return image_problem(base64.b64decode(data), media_type)
-        except binascii.Error:
-            return "its base64 data is damaged"
-
-    def _asset(self, path: str, data: str) -> str:
-        """The asset path for a file (a new one when two questions hold different files of one name)."""
-        media_type = MEDIA_TYPES.get(path[path.rfind("."):].lower()) if "." in path else None
-        try:
-            content = base64.b64decode(data)
-            candidates = itertools.chain([path], (f"{self.question_id}/{path}",),
-                                         (f"{self.question_id}-{n}/{path}" for n in itertools.count(2)))
-            for candidate in candidates:
-                if candidate not in self.assets:
-                    self.assets[candidate] = Asset(path=candidate, media_type=media_type or "", data=content)
-                if self.assets[candidate].data == content:
-                    return candidate
-        except (ModelError, binascii.Error):
-            pass  # not an image the model carries, or a name it cannot: keep the file in the text
-        return f"data:{media_type or 'application/octet-stream'};base64,{data}"
 
     def number(self, node, name: str, default: float) -> float | None:
         value = node.findtext(name)

@@ -13,7 +13,6 @@ import html
 import re
 import unicodedata
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
 from ...ids import letters
@@ -21,10 +20,11 @@ from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, ModelError, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from .reader_context import Head, Reading
+from .reader_losses import default_unit
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
-
-if TYPE_CHECKING:
-    from .reader import Head, MoodleReader
+from .scoring import grades, grades_policy, ordering_grading, ordering_policy, wrong_tick
+from ...xml import number as percent_text
 
 _PLAIN_FORMATS = ("plain_text", "markdown")
 _SPACE = re.compile(r"\s+")
@@ -44,18 +44,33 @@ def in_lang(text: Text | None, lang: str | None, context: str | None) -> Text | 
     return replace(text, lang=lang if lang != context else None)
 
 
-def read_multichoice(r: MoodleReader, node) -> Read:
+def read_multichoice(r: Reading, node) -> Read:
     head = r.head(node)
     single = trans_single(node.findtext("single"), True)
-    choices = _choices(r, node, head, single)
+    choices, percents = _choices(r, node, head, single)
     question = r.build(node, MultipleChoice, **head.fields, **_combined(r, node, head), choices=tuple(choices),
                        multiple_response=not single)
+    if question is not None and not single and grades_policy(percents) is None:
+        _inexact_grades(r, node, question, percents)
     return question, trans_single(node.findtext("shuffleanswers"), False)
 
 
-def _choices(r: MoodleReader, node, head: Head, single: bool) -> list[Choice]:
-    """The answers as options (each one the model cannot hold reported)."""
-    choices = []
+def _inexact_grades(r: Reading, node, question: MultipleChoice, percents: list[float]) -> None:
+    """The options' grades are no policy of the model: the question reads as partial (right minus wrong)."""
+    right = [percent_text(p) for p in percents if p > 0]
+    wrong = [percent_text(p) for p in percents if p <= 0]
+    share = percent_text(wrong_tick(len(right)))
+    exact = ", ".join(percent_text(g) for g in grades([p > 0 for p in percents], True))
+    written = f"right options {', '.join(right)} %" + (f", wrong options {', '.join(wrong)} %" if wrong else "")
+    r.warn("W671", node, f"{r.subject}: Moodle grades its options as written ({written}), which is "
+           f"neither of lmsexport's scoring policies; it is read as partial: each right option ticked earns "
+           f"{share} % and each wrong one takes {share} % away",
+           f"for the same scores in Moodle, give the options these grades, in order: {exact} %")
+
+
+def _choices(r: Reading, node, head: Head, single: bool) -> tuple[list[Choice], list[float]]:
+    """The answers as options (each one the model cannot hold reported), and their grades in percent."""
+    choices, percents = [], []
     for answer in node.iterchildren("answer"):
         text = r.text(answer, head.format, head.lang)
         if text is None or not text.value.strip():
@@ -69,11 +84,12 @@ def _choices(r: MoodleReader, node, head: Head, single: bool) -> list[Choice]:
                       "make it worth 100 % or nothing in Moodle, or make the question multiple-answer")
         correct = percent >= 99.999 if single else percent > 0
         choices.append(Choice(id=letters(len(choices)), text=text, correct=correct,
-                              feedback=r.text(answer.find("feedback"), head.format, head.lang)))
-    return choices
+                              feedback=r.text(answer.find("feedback"), head.format, head.lang), source=r.span(answer)))
+        percents.append(percent)
+    return choices, percents
 
 
-def read_truefalse(r: MoodleReader, node) -> Read:
+def read_truefalse(r: Reading, node) -> Read:
     """import_truefalse(): the `true` answer's fraction decides; texts other than true/false go by order."""
     head = r.head(node)
     value, feedback = None, {}
@@ -92,17 +108,19 @@ def read_truefalse(r: MoodleReader, node) -> Read:
                    incorrect_feedback=feedback.get(not value)), None
 
 
-def read_shortanswer(r: MoodleReader, node) -> Read:
+def read_shortanswer(r: Reading, node) -> Read:
     """import_shortanswer(): plain-text answers, `*` a wildcard; a last `*` worth 0 is the incorrect feedback."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "shortanswer")
-    answers = tuple(Answer(text=text, credit=percent, feedback=own) for _, text, percent, own in rows)
+    answers = tuple(Answer(text=text, credit=percent, feedback=own, source=r.span(answer))
+                    for answer, text, percent, own in rows)
     case = (node.findtext("usecase") or "0").strip() not in ("0", "")
     return r.build(node, ShortAnswer, **head.fields, **feedback, answers=answers, case_sensitive=case), None
 
 
-def read_numerical(r: MoodleReader, node) -> Read:
-    """import_numerical(): a number and an absolute tolerance per answer; units are not read."""
+def read_numerical(r: Reading, node) -> Read:
+    """import_numerical(): a number and an absolute tolerance per answer, and the unit of multiplier
+    1 (Moodle's default unit, get_default_numerical_unit()); other units are warned about (W687)."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "numerical")
     answers = []
@@ -115,11 +133,12 @@ def read_numerical(r: MoodleReader, node) -> Read:
                       "which lmsexport's numeric answers must be", "give the answer as a number, such as 2.5; "
                       "* (any other answer) is read only as the last answer, worth 0: the incorrect feedback")
             continue
-        answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own))
-    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers)), None
+        answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own,
+                                     source=r.span(answer)))
+    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers), unit=default_unit(node)), None
 
 
-def _typed(r: MoodleReader, node, head: Head, kind: str):
+def _typed(r: Reading, node, head: Head, kind: str):
     """A shortanswer's or numerical's answers as (node, text, percent, own feedback), and the question's feedback.
 
     lmsexport joins the question's correct / incorrect feedback to the answers' own
@@ -141,7 +160,7 @@ def _typed(r: MoodleReader, node, head: Head, kind: str):
     return rows, feedback
 
 
-def _feedback(r: MoodleReader, node, head: Head) -> tuple[Text | None, str | None, Text | None]:
+def _feedback(r: Reading, node, head: Head) -> tuple[Text | None, str | None, Text | None]:
     """An answer's own feedback, and the question's feedback joined to it (`correct` / `incorrect`)."""
     fragment, lang, text_format = r.fragment(node, head.format)
     if fragment is None:
@@ -150,25 +169,27 @@ def _feedback(r: MoodleReader, node, head: Head) -> tuple[Text | None, str | Non
         return Text(fragment), None, None
     own, which, joined = split_feedback(fragment)
     if which is None:
-        return in_lang(text_from_html(fragment), lang, head.lang), None, None
-    return _marked(own, head), which, _marked(joined, head)
+        cleaned = r.clean(fragment, node)
+        return (None if cleaned is None else in_lang(text_from_html(cleaned), lang, head.lang)), None, None
+    return _marked(r, node, own, head), which, _marked(r, node, joined, head)
 
 
-def _marked(fragment: str, head: Head) -> Text | None:
+def _marked(r: Reading, node, fragment: str, head: Head) -> Text | None:
     if not fragment:
         return None
     inner, lang = unmark_language(fragment)
-    return in_lang(text_from_html(inner), lang, head.lang)
+    cleaned = r.clean(inner, node)
+    return None if cleaned is None else in_lang(text_from_html(cleaned), lang, head.lang)
 
 
-def read_essay(r: MoodleReader, node) -> Read:
+def read_essay(r: Reading, node) -> Read:
     """import_essay(): the answer box's size; grader information and a response template are not read."""
     head = r.head(node)
     lines = r.number(node, "responsefieldlines", 15) or 15
     return r.build(node, Essay, **head.fields, lines=min(max(int(lines), 1), 100)), None
 
 
-def read_matching(r: MoodleReader, node) -> Read:
+def read_matching(r: Reading, node) -> Read:
     """import_match(): each subquestion a pair; one with an empty text a right-hand item matching nothing."""
     head = r.head(node)
     pairs, distractors = [], []
@@ -181,26 +202,36 @@ def read_matching(r: MoodleReader, node) -> Read:
         elif left is None:
             distractors += [Text(right)] if right else []
         else:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=Text(right)))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=Text(right), source=r.span(sub)))
     question = r.build(node, Matching, **head.fields, **_combined(r, node, head), pairs=tuple(pairs),
                        distractors=tuple(distractors))
     return question, trans_single(node.findtext("shuffleanswers"), True)
 
 
-def read_ordering(r: MoodleReader, node) -> Read:
-    """qtype_ordering::import_from_xml(): the answers in document order are the right order."""
+def read_ordering(r: Reading, node) -> Read:
+    """qtype_ordering::import_from_xml(): the answers in document order are the right order; the
+    grading type ALL_OR_NOTHING or ABSOLUTE_POSITION is a policy, the others read as partial."""
     head = r.head(node)
-    texts = [r.text(answer, head.format, head.lang) for answer in node.iterchildren("answer")]
-    items = [OrderItem(id=letters(i), text=text) for i, text in enumerate(t for t in texts if t is not None)]
-    return r.build(node, Ordering, **head.fields, **_combined(r, node, head), items=tuple(items)), None
+    texts = [(r.text(answer, head.format, head.lang), answer) for answer in node.iterchildren("answer")]
+    items = [OrderItem(id=letters(i), text=text, source=r.span(answer))
+             for i, (text, answer) in enumerate(pair for pair in texts if pair[0] is not None)]
+    grading = ordering_grading(node.findtext("gradingtype"))
+    policy = ordering_policy(grading)
+    if policy is None:
+        r.warn("W671", node, f"{r.subject}: Moodle grades its order {grading}, which is neither of "
+               "lmsexport's scoring policies; it is read as partial: each item in its right place earns its share",
+               "grade it ABSOLUTE_POSITION (or ALL_OR_NOTHING) in Moodle for the same scores there")
+    scoring = "all_or_nothing" if policy == "all_or_nothing" else None
+    return r.build(node, Ordering, **head.fields, **_combined(r, node, head), items=tuple(items),
+                   scoring=scoring), None
 
 
-def read_description(r: MoodleReader, node) -> Read:
+def read_description(r: Reading, node) -> Read:
     """import_description(): the header alone, worth nothing."""
     return r.build(node, Description, **r.head(node, points=0.0).fields), None
 
 
-def read_cloze(r: MoodleReader, node) -> Read:
+def read_cloze(r: Reading, node) -> Read:
     """import_multianswer(): the gaps of the question text, parsed as qtype_multianswer does."""
     questiontext = node.find("questiontext")
     fragment, lang, text_format = r.fragment(questiontext, "html")
@@ -214,15 +245,32 @@ def read_cloze(r: MoodleReader, node) -> Read:
     gaps = None if problems else _gaps(r, node, found)
     if gaps is None:
         return None, None
-    joined = _GAP.join(piece.replace(moodlecloze.ESCAPED_BRACE, "{") for piece in pieces)
-    text = text_from_html(joined)
-    parts = (text.value if text.format == "plain" else _plain(joined)).split(_GAP)
+    parts = gap_parts(r, questiontext, [piece.replace(moodlecloze.ESCAPED_BRACE, "{") for piece in pieces])
     segments = [s for i, part in enumerate(parts) for s in ([part] if part else []) + gaps[i:i + 1]]
     head = r.head(node, prompt=(Text("___".join(parts)), lang), points=sum(g.weight for g in found))
     case = any(g.kind == "shortanswer_c" for g in found)
     question = r.build(node, FillBlanks, **head.fields, segments=tuple(segments), case_sensitive=case)
     votes = [g.kind == "multichoice_s" for g in found if g.kind.startswith("multichoice")]
     return question, (all(votes) if votes else None)
+
+
+def gap_parts(r: Reading, node, pieces: list[str]) -> list[str]:
+    """The HTML around a question's gaps, sanitised, as the plain texts the model's gap questions
+    hold, the loss of any formatting beyond paragraphs and line breaks warned (W689)."""
+    joined = r.clean(_GAP.join(pieces), node) or ""
+    text = text_from_html(joined)
+    if text.format == "plain":
+        return text.value.split(_GAP)
+    if _FORMATTED.search(_KEPT.sub("", joined)):
+        r.warn("W689", node, f"{r.subject}: the text around its gaps loses its formatting (emphasis, images, "
+               "math, links): the text of lmsexport's gap questions is plain", "put what needs formatting in "
+               "the question's feedback, or in a text block before the question")
+    return _plain(joined).split(_GAP)
+
+
+_KEPT = re.compile(r"</?(?:p|br|div)\b[^>]*>", re.IGNORECASE)
+_FORMATTED = re.compile(r"<|\\\(|\\\[")
+"""Markup or math left once paragraphs and breaks are taken out: formatting a plain text loses."""
 
 
 def _plain(fragment: str) -> str:
@@ -234,7 +282,7 @@ def _plain(fragment: str) -> str:
     return unicodedata.normalize("NFC", _BLANK_LINES.sub("\n\n", lines).strip())
 
 
-def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | None:
+def _gaps(r: Reading, node, found: list[moodlecloze.Gap]) -> list[Gap] | None:
     """The sub-questions as the model's gaps, None after reporting one it cannot hold."""
     def refuse(message: str) -> None:
         r.problem("E605", node, f"the Cloze question {r.name(node)!r} cannot be read: {message}",
@@ -248,13 +296,14 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
         answers = [a for a in gap.alternatives if a.text.strip()]
         try:
             if gap.kind.startswith("shortanswer"):
+                _negative_credit(r, node, number, answers)
                 gaps.append(Gap(id=f"g{number}", answers=tuple(
                     Answer(text=unicodedata.normalize("NFC", a.text), credit=a.percent,
-                           feedback=_cloze_text(a.feedback)) for a in answers)))
+                           feedback=_cloze_text(r, node, a.feedback)) for a in answers)))
             elif gap.kind.startswith("multichoice") and all(a.percent in (0, 100) for a in answers):
                 gaps.append(Gap(id=f"g{number}", choices=tuple(
-                    Choice(id=letters(i), text=_cloze_text(a.text), correct=a.percent == 100,
-                           feedback=_cloze_text(a.feedback)) for i, a in enumerate(answers))))
+                    Choice(id=letters(i), text=_cloze_text(r, node, a.text), correct=a.percent == 100,
+                           feedback=_cloze_text(r, node, a.feedback)) for i, a in enumerate(answers))))
             else:
                 why = _UNHELD.get(gap.kind, "one of its drop-down answers gives partial credit")
                 return refuse(f"gap {number} ({gap.type_name}): {why}, which the model's gaps cannot hold")
@@ -266,11 +315,22 @@ def _gaps(r: MoodleReader, node, found: list[moodlecloze.Gap]) -> list[Gap] | No
 _UNHELD = {"numerical": "it asks for a number", "multiresponse": "it takes several answers"}
 
 
-def _cloze_text(value: str) -> Text | None:
-    return text_from_html(unicodedata.normalize("NFC", value)) if value.strip() else None
+def _negative_credit(r: Reading, node, number: int, answers: list[moodlecloze.Alternative]) -> None:
+    """qtype_multianswer takes a gap's negative grade from the other gaps; the model's gap earns at least 0."""
+    negative = [a.text for a in answers if a.percent < 0]
+    if negative:
+        r.warn("W671", node, f"{r.subject}: gap {number} takes credit away in Moodle for "
+               f"{', '.join(map(repr, negative))}, from the other gaps; lmsexport's gaps never earn less than "
+               "nothing, so that answer scores 0 in every output", "give those answers 0 % in Moodle for the "
+               "same scores there")
 
 
-def _combined(r: MoodleReader, node, head: Head) -> dict:
+def _cloze_text(r: Reading, node, value: str) -> Text | None:
+    cleaned = r.clean(value, node.find("questiontext")) if value.strip() else None
+    return text_from_html(cleaned) if cleaned is not None else None
+
+
+def _combined(r: Reading, node, head: Head) -> dict:
     """import_combined_feedback(): the incorrect feedback, else the partly correct one (the model has one)."""
     incorrect = r.text(node.find("incorrectfeedback"), head.format, head.lang)
     if incorrect is None:
@@ -279,7 +339,7 @@ def _combined(r: MoodleReader, node, head: Head) -> dict:
             "incorrect_feedback": incorrect}
 
 
-def _percent(r: MoodleReader, answer, kind: str = "multichoice") -> float | None:
+def _percent(r: Reading, answer, kind: str = "multichoice") -> float | None:
     percent = answer_percent(answer, kind)
     if percent is None:
         r.problem("E604", answer, f"answer grade {answer.get('fraction')!r} is not a number",

@@ -32,7 +32,8 @@ from .rules import category_path, file_place, label, mark_language, moodle_tag, 
 from ...package import Package, WriteOptions
 from ...text import shorten
 from ...xml import element, number, sub
-from .writer_kinds import KIND_WRITERS, grades
+from .scoring import grades
+from .writer_kinds import KIND_WRITERS
 
 __all__ = ["EXTENSION", "grades", "write", "write_bank"]
 
@@ -197,8 +198,9 @@ class QuestionOut:
 
         return _IMG_SRC.sub(link, fragment), list(used.values())
 
-    def warn(self, code: str, message: str) -> None:
-        self.bank.log.warn(code, message, self.quiz.where(self.question))
+    def warn(self, code: str, message: str, part: object | None = None) -> None:
+        """A warning about the question, pointing at `part` (an answer, pair, gap) where it has a place."""
+        self.bank.log.warn(code, message, self.quiz.where(self.question, part))
 
     def tags(self) -> None:
         """The quiz's tags, then the question's own: Moodle finds questions by tag, categories have none."""

@@ -10,57 +10,23 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from . import cloze as moodlecloze
 from ...model import (
     Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text,
     TrueFalse,
 )
-from .rules import POSITIVE_GRADES, adds_up, join_feedback, mark_language, nearest_grade
+from .rules import join_feedback, mark_language, nearest_grade
+from .scoring import ORDERING_GRADINGS, WRONG_TICK, grades
+from .writer_context import QuestionWriting
 from ...text import html_words, words
 from ...xml import number, sub
 
-if TYPE_CHECKING:
-    from .writer import QuestionOut
-
-ORDERING_GRADING = "ALL_OR_NOTHING"
-"""The whole order right gives the points, as the QTI and SCORM writers score ordering."""
 TRUE_FALSE_PENALTY = 1.0
 """A second try at a two-way question is worth nothing: qtype_truefalse's edit form default."""
 
 
-def grades(correct: Sequence[bool], multiple_response: bool) -> list[float]:
-    """Moodle answer fractions, in percent, for options of which `correct` are right.
-
-    One answer: 100 for the right option, 0 for the others. Multiple response: the right
-    options share 100 equally when Moodle's grade list has 100/n (n = 1-10 and 20; the
-    thirds, sixths, sevenths and ninths add up to 100 within Moodle's rounding); for
-    n = 11-19 the first 20-n are worth 10 and the rest 5; past 20 the first 20 are worth 5
-    and the rest 0. Each of m wrong options costs the smallest list value p with m x p >= 100
-    (within the list's rounding), so ticking every option totals under 0.0001 %, which
-    question_state::graded_state_for_fraction() grades as wrong.
-    """
-    if not multiple_response:
-        return [100.0 if right else 0.0 for right in correct]
-    shares = iter(_shares(sum(correct)))
-    wrong = len(correct) - sum(correct)
-    penalty = -next(p for p in reversed(POSITIVE_GRADES) if p * wrong > 100 - 0.001) if wrong else 0.0
-    return [next(shares) if right else penalty for right in correct]
-
-
-def _shares(count: int) -> list[float]:
-    """`count` list values adding up to 100 (to Moodle's rounding), as equal as the list allows."""
-    equal = next((share for share in POSITIVE_GRADES if adds_up([share] * count)), None)
-    if equal is not None:
-        return [equal] * count
-    if count < 20:
-        return [10.0] * (20 - count) + [5.0] * (2 * count - 20)
-    return [5.0] * 20 + [0.0] * (count - 20)
-
-
-def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
+def write_multiple_choice(out: QuestionWriting, question: MultipleChoice) -> None:
     out.header()
     node = out.node
     sub(node, "single", text="false" if question.multiple_response else "true")
@@ -68,14 +34,21 @@ def write_multiple_choice(out: QuestionOut, question: MultipleChoice) -> None:
     sub(node, "answernumbering", text="abc")  # the letters of the source's options and answer key
     sub(node, "showstandardinstruction", text="1")  # "Select one:" / "Select one or more:"
     _combined_feedback(out, shownumcorrect=question.multiple_response)
-    percents = grades([choice.correct for choice in question.choices], question.multiple_response)
-    _warn_unequal_shares(out, question, percents)
+    policy = out.quiz.scoring_of(question)
+    percents = grades([choice.correct for choice in question.choices], question.multiple_response, policy)
+    if question.multiple_response:
+        _warn_unequal_shares(out, question, percents)
+        if policy == "all_or_nothing":
+            share = number(next(p for p, c in zip(percents, question.choices, strict=True) if c.correct))
+            _cannot(out, "multiple response all or nothing (qtype_multichoice adds up the grades of the options "
+                    "ticked)", f"each right option ticked earns {share} % and any wrong tick "
+                    f"({number(WRONG_TICK)} % each) scores 0")
     for choice, percent in zip(question.choices, percents, strict=True):
         answer = out.rich(node, "answer", choice.text, {"fraction": number(percent)})
         out.rich(answer, "feedback", choice.feedback)
 
 
-def write_true_false(out: QuestionOut, question: TrueFalse) -> None:
+def write_true_false(out: QuestionWriting, question: TrueFalse) -> None:
     """import_truefalse(): the answers `true` and `false`, each with the feedback shown when picked.
 
     qtype_truefalse has no combined feedback, so the question's correct feedback goes on the
@@ -88,37 +61,47 @@ def write_true_false(out: QuestionOut, question: TrueFalse) -> None:
         out.rich(answer, "feedback", question.correct_feedback if right else question.incorrect_feedback)
 
 
-def write_short_answer(out: QuestionOut, question: ShortAnswer) -> None:
+def write_short_answer(out: QuestionWriting, question: ShortAnswer) -> None:
     """import_shortanswer(): plain-text answers, `*` a wildcard and `\\*` a star (as in the model), `usecase`.
 
     Moodle grades the first answer a response matches, in file order, as the model does."""
     out.header()
     sub(out.node, "usecase", text="1" if question.case_sensitive else "0")
     for answer in question.answers:
-        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, repr(answer.text))})
+        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, repr(answer.text), answer)})
         sub(node, "text", text=answer.text)
         out.rich(node, "feedback", fragment=_answer_feedback(out, answer.feedback, answer.credit))
     if not any(answer.text.strip() == "*" for answer in question.answers):
         _catch_all(out)
 
 
-def write_numeric(out: QuestionOut, question: Numeric) -> None:
-    """import_numerical(): each answer a number with an absolute `<tolerance>`, first match first; no units."""
+def write_numeric(out: QuestionWriting, question: Numeric) -> None:
+    """import_numerical(): each answer a number with an absolute `<tolerance>`, first match first.
+
+    The unit is Moodle's "units are optional" (qtype_numerical::UNITOPTIONAL): one unit of
+    multiplier 1, typed in the answer box after the number or left out, never graded, as the
+    model means it; without one, UNITNONE."""
     out.header()
     for answer in question.answers:
-        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, _exact(answer.value))})
+        node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, _exact(answer.value), answer)})
         sub(node, "text", text=_exact(answer.value))
         out.rich(node, "feedback", fragment=_answer_feedback(out, answer.feedback, answer.credit))
         sub(node, "tolerance", text=_exact(answer.tolerance))
     _catch_all(out, numerical=True)
+    if question.unit is not None:
+        unit = sub(sub(out.node, "units"), "unit")
+        sub(unit, "multiplier", text="1")
+        sub(unit, "unit_name", text=question.unit)
     sub(out.node, "unitgradingtype", text="0")
     sub(out.node, "unitpenalty", text="0.1")
-    sub(out.node, "showunits", text="3")  # qtype_numerical::UNITNONE: no unit asked for
+    # qtype_numerical::UNITINPUT (0) with unitgradingtype 0 is the editor's "units are optional";
+    # UNITNONE (3): no unit asked for.
+    sub(out.node, "showunits", text="3" if question.unit is None else "0")
     sub(out.node, "unitsleft", text="0")
     out.rich(out.node, "instructions")
 
 
-def write_essay(out: QuestionOut, question: Essay) -> None:
+def write_essay(out: QuestionWriting, question: Essay) -> None:
     """import_essay(): an HTML editor of `lines` lines, no attachments; marked by a person."""
     out.header()
     _no_combined_feedback(out, "qtype_essay")
@@ -131,24 +114,30 @@ def write_essay(out: QuestionOut, question: Essay) -> None:
     out.rich(out.node, "responsetemplate")
 
 
-def write_matching(out: QuestionOut, question: Matching) -> None:
+def write_matching(out: QuestionWriting, question: Matching) -> None:
     """import_match(): a subquestion per pair; a distractor is a subquestion with an empty text.
 
     Moodle shows the right-hand items as plain text in drop-downs (format_string), so their
-    markup cannot come through."""
+    markup cannot come through. qtype_match gives each pair its share: partial scoring exactly."""
     out.header()
+    if out.quiz.scoring_of(question) == "all_or_nothing":
+        _cannot(out, "matching all or nothing (qtype_match grades right pairs / pairs)",
+                f"each of the {len(question.pairs)} pairs matched right earns its share of the points")
     sub(out.node, "shuffleanswers", text=_bool(out.quiz.settings.shuffle))
     _combined_feedback(out, shownumcorrect=True)
-    for left, right in [(pair.left, pair.right) for pair in question.pairs] + [(None, d) for d in question.distractors]:
+    rows = [(pair.left, pair.right, pair) for pair in question.pairs] + [(None, d, None) for d in question.distractors]
+    for left, right, pair in rows:
         node = out.rich(out.node, "subquestion", left)
-        sub(sub(node, "answer"), "text", text=_plain(out, right))
+        sub(sub(node, "answer"), "text", text=_plain(out, right, pair))
 
 
-def write_ordering(out: QuestionOut, question: Ordering) -> None:
-    """qtype_ordering::import_from_xml() (Moodle 4.4+ core): the answers in their right order."""
+def write_ordering(out: QuestionWriting, question: Ordering) -> None:
+    """qtype_ordering::import_from_xml() (Moodle 4.4+ core): the answers in their right order,
+    graded as the policy says (ABSOLUTE_POSITION for partial, ALL_OR_NOTHING)."""
     out.header()
+    grading = ORDERING_GRADINGS[out.quiz.scoring_of(question)]
     for name, value in (("layouttype", "VERTICAL"), ("selecttype", "ALL"), ("selectcount", str(len(question.items))),
-                        ("gradingtype", ORDERING_GRADING), ("showgrading", "SHOW"), ("numberingstyle", "none")):
+                        ("gradingtype", grading), ("showgrading", "SHOW"), ("numberingstyle", "none")):
         sub(out.node, name, text=value)
     _combined_feedback(out, shownumcorrect=None)
     sub(out.node, "shownumcorrect", text="1")  # read as a value here, not a presence flag
@@ -156,11 +145,15 @@ def write_ordering(out: QuestionOut, question: Ordering) -> None:
         out.rich(out.node, "answer", item.text, {"fraction": str(position)})
 
 
-def write_fill_blanks(out: QuestionOut, question: FillBlanks) -> None:
+def write_fill_blanks(out: QuestionWriting, question: FillBlanks) -> None:
     """import_multianswer(): the text with each gap written in Moodle's Cloze syntax.
 
     Each gap weighs points / gaps; Cloze weights are whole numbers (the question's mark is
-    their sum, so no `<defaultgrade>` is written, as Moodle's exporter does)."""
+    their sum, so no `<defaultgrade>` is written, as Moodle's exporter does). qtype_multianswer
+    gives each gap its share: partial scoring exactly."""
+    if out.quiz.scoring_of(question) == "all_or_nothing":
+        _cannot(out, "fill-in-the-blanks all or nothing (qtype_multianswer grades each gap on its own)",
+                f"each of the {len(question.gaps)} gaps earns its share of the points")
     weight = question.points / len(question.gaps)
     if weight < 1 or weight != int(weight):
         out.warn("W658", f"question {question.id} is worth {number(question.points)} points over "
@@ -174,24 +167,26 @@ def write_fill_blanks(out: QuestionOut, question: FillBlanks) -> None:
     _no_combined_feedback(out, "qtype_multianswer")
 
 
-def _cloze_gap(out: QuestionOut, gap: Gap, weight: int) -> str:
+def _cloze_gap(out: QuestionWriting, gap: Gap, weight: int) -> str:
     """One gap: typed answers as SHORTANSWER, a drop-down as MULTICHOICE (MULTICHOICE_S when shuffled)."""
     if gap.answers:
         kind = "SHORTANSWER_C" if out.question.case_sensitive else "SHORTANSWER"
-        alternatives = [(_whole(out, a.credit, repr(a.text)), a.text, _bare_html(a.feedback))
+        # A gap earns at least 0 (docs/scoring.md); qtype_multianswer would take a negative
+        # credit from the other gaps, so such an answer is written as worth 0, which is the same.
+        alternatives = [(max(_whole(out, a.credit, repr(a.text), a), 0.0), a.text, _bare_html(a.feedback))
                         for a in gap.answers]
         return moodlecloze.write_gap(weight, kind, alternatives)
     if len(gap.choices) < 2:  # the model allows it; Moodle's MULTICHOICE needs two answers
         (choice,) = gap.choices
         out.warn("W658", f"gap {gap.id} of question {out.question.id} is a drop-down with one choice, which Moodle "
-                 "refuses; it is written as a typed gap accepting that choice")
+                 "refuses; it is written as a typed gap accepting that choice", gap)
         return moodlecloze.write_gap(weight, "SHORTANSWER", [(100, words(choice.text), "")])
     kind = "MULTICHOICE_S" if out.quiz.settings.shuffle else "MULTICHOICE"
     return moodlecloze.write_gap(weight, kind, [(100 if c.correct else 0, c.text.html(), _bare_html(c.feedback))
                                                 for c in gap.choices])
 
 
-def write_description(out: QuestionOut, question: Description) -> None:
+def write_description(out: QuestionWriting, question: Description) -> None:
     """import_description(): the header alone; Moodle forces its mark to 0."""
     out.header()
     _no_combined_feedback(out, "qtype_description")
@@ -211,7 +206,7 @@ KIND_WRITERS = {
 """Model kind -> (Moodle question type, writer)."""
 
 
-def _combined_feedback(out: QuestionOut, *, shownumcorrect: bool | None) -> None:
+def _combined_feedback(out: QuestionWriting, *, shownumcorrect: bool | None) -> None:
     """import_combined_feedback(): right, partly right (less than full marks: the incorrect feedback), wrong."""
     question = out.question
     out.rich(out.node, "correctfeedback", question.correct_feedback)
@@ -221,7 +216,7 @@ def _combined_feedback(out: QuestionOut, *, shownumcorrect: bool | None) -> None
         sub(out.node, "shownumcorrect")  # its presence means true: "You have correctly selected 1."
 
 
-def _no_combined_feedback(out: QuestionOut, qtype: str) -> None:
+def _no_combined_feedback(out: QuestionWriting, qtype: str) -> None:
     question = out.question
     for field, text in (("correct", question.correct_feedback), ("incorrect", question.incorrect_feedback)):
         if text is not None:
@@ -229,7 +224,7 @@ def _no_combined_feedback(out: QuestionOut, qtype: str) -> None:
                      "it; it is left out (put it in the explanation, shown to everyone)")
 
 
-def _answer_feedback(out: QuestionOut, own: Text | None, credit: float) -> str:
+def _answer_feedback(out: QuestionWriting, own: Text | None, credit: float) -> str:
     """An answer's feedback, then the question's correct (full credit) or incorrect feedback.
 
     shortanswer and numerical have no combined feedback: Moodle shows the matched answer's."""
@@ -239,7 +234,7 @@ def _answer_feedback(out: QuestionOut, own: Text | None, credit: float) -> str:
     return fragment if combined is None else join_feedback(fragment, out.fragment(combined), which)
 
 
-def _catch_all(out: QuestionOut, *, numerical: bool = False) -> None:
+def _catch_all(out: QuestionWriting, *, numerical: bool = False) -> None:
     """The incorrect feedback as a last answer `*` worth 0 (any other response), Moodle's idiom for it."""
     if out.question.incorrect_feedback is None:
         return
@@ -250,31 +245,31 @@ def _catch_all(out: QuestionOut, *, numerical: bool = False) -> None:
         sub(node, "tolerance", text="0")
 
 
-def _grade(out: QuestionOut, credit: float, what: str) -> str:
+def _grade(out: QuestionWriting, credit: float, what: str, answer: object) -> str:
     """`credit` as a grade Moodle accepts (its list), with a warning when that changes it."""
     grade = nearest_grade(credit)
     if abs(grade - credit) >= 0.001:
         out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %, which is not on "
-                 f"Moodle's grade list; it is written as {number(grade)} %")
+                 f"Moodle's grade list; it is written as {number(grade)} %", answer)
     return number(grade)
 
 
-def _whole(out: QuestionOut, credit: float, what: str) -> float:
+def _whole(out: QuestionWriting, credit: float, what: str, answer: object) -> float:
     """A Cloze answer's credit in whole percent (older Moodle Cloze parsers read `%(-?[0-9]+)%` only)."""
     if credit != round(credit):
         out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %; Cloze answers "
-                 f"are written in whole percent, so it is worth {round(credit)} %")
+                 f"are written in whole percent, so it is worth {round(credit)} %", answer)
     return float(round(credit))
 
 
-def _plain(out: QuestionOut, text: Text) -> str:
+def _plain(out: QuestionWriting, text: Text, pair: object | None) -> str:
     """A right-hand matching item as the plain text Moodle shows, with a warning when markup is lost."""
     if text.format == "plain":
         return text.value
     shown = html_words(text.value)
     if Text(shown).html() != text.value or "\\(" in shown or "\\[" in shown:
         out.warn("W657", f"the matching item {shown!r} of question {out.question.id} has formatting, an image or "
-                 "math, but Moodle shows right-hand items as plain text; it is written as its words")
+                 "math, but Moodle shows right-hand items as plain text; it is written as its words", pair)
     return shown
 
 
@@ -293,11 +288,22 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _warn_unequal_shares(out: QuestionOut, question: MultipleChoice, percents: list[float]) -> None:
+def _warn_unequal_shares(out: QuestionWriting, question: MultipleChoice, percents: list[float]) -> None:
     shares = Counter(p for p, choice in zip(percents, question.choices, strict=True) if choice.correct)
     if len(shares) > 1:
         split = " and ".join(f"{count} worth {number(share)} %" for share, count in shares.items())
         total = sum(shares.values())
+        wrong = [number(-p) for p, choice in zip(percents, question.choices, strict=True) if not choice.correct]
+        cost = f"; each wrong tick costs {wrong[0]} %" if wrong else ""
         out.warn("W651", f"question {question.id} has {total} right options and Moodle's grade list has no "
-                 f"100/{total} %, so they are not worth the same: {split} (in option order)")
+                 f"100/{total} %, so they are not worth the same: {split} (in option order){cost}")
+
+
+def _cannot(out: QuestionWriting, feature: str, instead: str) -> None:
+    """The question's scoring policy is one Moodle cannot grade: what the learner gets instead
+    (nothing to say when both policies score the question alike)."""
+    if not out.question.scoring_matters:
+        return
+    out.warn("W661", f"question {out.question.id}: Moodle XML cannot score {feature}; the learner gets partial "
+             f"credit instead: {instead}")
 

@@ -36,7 +36,7 @@ def read(data: str | bytes, *, source: str, log: Log | None = None, defaults: di
          assets: Callable[[str], bytes] | None = None) -> Quiz:
     """Read a sheet of questions; raises SourceError listing every problem, each at its cell."""
     caught = Log() if log is None else log
-    quiz = _quiz(_grid(data, source, caught), defaults or {}, assets)
+    quiz = _quiz(_grid(data, source, caught), defaults or {}, assets, caught)
     if log is None:
         for diagnostic in caught.diagnostics:
             warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
@@ -61,14 +61,14 @@ def _grid(data: str | bytes, source: str, log: Log) -> Grid:
         raise
 
 
-def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> Quiz:
+def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None, log: Log) -> Quiz:
     problems: list[Diagnostic] = []
     settings_rows, header_row, question_rows = split(grid)
     if header_row is None:
         raise SourceError([_no_header(grid)])
     header = read_header(grid, header_row, problems)
     header_broken = bool(problems)
-    given = read_settings(grid, settings_rows, problems)
+    given = read_settings(grid, settings_rows, problems, defaults.get("lang"))
     if header_broken:
         raise SourceError(problems)  # every row is read through the header: have it fixed first
     config = {**defaults, **{name: value for name, (value, _, _) in given.items()}}
@@ -77,7 +77,7 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
     if "description" in given:
         value, row, column = given["description"]
         description = texts.text(value, row, column)
-    questions = _questions(grid, header, question_rows, config, texts, problems)
+    questions = _questions(grid, header, question_rows, config, texts, problems, log)
     if not questions and not problems:
         problems.append(grid.error("E989", "no questions under the header row", header_row,
                                    header.columns["question"], f"write one question per row below the header; {_DOCS}"))
@@ -107,11 +107,12 @@ def _no_header(grid: Grid) -> Diagnostic:
 
 
 def _questions(grid: Grid, header: Header, rows, config: dict, texts: Texts,
-               problems: list[Diagnostic]) -> list[Question]:
+               problems: list[Diagnostic], log: Log) -> list[Question]:
     questions: list[Question] = []
     counts = {"question": 0, "text block": 0}
+    numbers = values.Numbers(config.get("lang"), config.get("decimal"))
     for row in rows:
-        reader = RowReader(grid, header, row, problems, config.get("decimal", "."), texts)
+        reader = RowReader(grid, header, row, problems, numbers, texts, log)
         if not reader.usable():
             continue
         kind = explicit_type(reader)
@@ -157,7 +158,7 @@ def _common(reader: RowReader, question_id: str, config: dict) -> dict | None:
     cell = reader.get("points")
     if cell is not None:
         try:
-            points = values.number(cell, reader.decimal)
+            points = values.number(cell, reader.numbers)
         except ValueError as exc:
             reader.error("E982", f"points of {reader.name} holds {cell.text!r}", "points", str(exc))
             return None

@@ -6,136 +6,90 @@
     (blank rows, # comments)
     type | question | a | b | correct ...      <- the header row
 
-The keys are those of the text format's `---` header (docs/format.md) plus `title`,
-`description` and `decimal`; `lmsexport.toml`'s `[defaults]` fill in what a sheet leaves
-out. Rows, not a settings sheet: they live on the one sheet the teacher edits, and they
-survive Excel's "Save as CSV", which keeps one sheet only. Without a `title` row the file's
-name is the title.
+The keys are lmsexport's quiz settings, those of the text format's `---` header
+(docs/format.md, checked by `lmsexport.settings`), plus `description` and `decimal`;
+`lmsexport.toml`'s `[defaults]` fill in what a sheet leaves out. Rows, not a settings sheet:
+they live on the one sheet the teacher edits, and they survive Excel's "Save as CSV", which
+keeps one sheet only. Without a `title` row the file's name is the title.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-import re
 from typing import Callable
 
+from ... import settings
 from ...diagnostics import Diagnostic
-from ...model import FEEDBACK_MODES, is_identifier, is_language_tag
 from . import values
 from .columns import fold
 from .grid import Cell, Grid, Row
-
-_DURATION = re.compile(r"(?:(?P<h>\d+)\s*h)?\s*(?:(?P<m>\d+)\s*min)?\s*(?:(?P<s>\d+)\s*s)?\Z")
-_RULE = re.compile(r"-?L\d{3}\Z")
+from .values import Numbers
 
 
-def _text(cell: Cell, decimal: str) -> str:
+def _text(cell: Cell, numbers: Numbers) -> str:
     return cell.text
 
 
-def _identifier(cell: Cell, decimal: str) -> str:
-    if not is_identifier(cell.text):
-        raise ValueError("an id is ASCII letters, digits, - _ and ., starting with a letter (e.g. biology-3)")
-    return cell.text
+def _as_written(check: Callable[[str], object]) -> Callable[[Cell, Numbers], object]:
+    """A setting whose cell is read as text, checked as a text header's line is (lmsexport.settings)."""
+    return lambda cell, numbers: check(cell.text)
 
 
-def _language(cell: Cell, decimal: str) -> str:
-    if not is_language_tag(cell.text):
-        raise ValueError("use a BCP 47 language tag such as en, yo, id, vi, ar or pt-BR")
-    return cell.text
-
-
-def _boolean(cell: Cell, decimal: str) -> bool:
+def _boolean(cell: Cell, numbers: Numbers) -> bool:
     found = values.boolean(cell.text)
     if found is None:
         raise ValueError("use yes or no")
     return found
 
 
-def _points(cell: Cell, decimal: str) -> float:
-    points = values.number(cell, decimal)
-    if points <= 0:
-        raise ValueError("use a positive number, such as 1 or 2.5")
-    return points
+def _points(cell: Cell, numbers: Numbers) -> float:
+    return settings.check_points(values.number(cell, numbers))
 
 
-def _pass_mark(cell: Cell, decimal: str) -> float:
+def _pass_mark(cell: Cell, numbers: Numbers) -> float:
     text = cell.text.removesuffix("%").strip()
-    mark = values.number(Cell(text, cell.number), decimal) if text else math.nan
-    if not 0 <= mark <= 100:
-        raise ValueError("use a percentage of the total score from 0 to 100, such as 60 or 60%")
-    return mark
+    return settings.check_pass_mark(values.number(Cell(text, cell.number), numbers) if text else math.nan)
 
 
-def _feedback(cell: Cell, decimal: str) -> str:
-    if cell.text.lower() not in FEEDBACK_MODES:
-        raise ValueError(f"use one of: {', '.join(FEEDBACK_MODES)}")
-    return cell.text.lower()
+def _feedback(cell: Cell, numbers: Numbers) -> str:
+    return settings.feedback(cell.text.lower())
 
 
-def _tags(cell: Cell, decimal: str) -> tuple[str, ...]:
-    return tuple(tag.strip() for tag in cell.text.split(",") if tag.strip())
-
-
-def _attempts(cell: Cell, decimal: str) -> int:
+def _attempts(cell: Cell, numbers: Numbers) -> int:
     try:
-        count = values.number(cell, decimal)
+        count = values.number(cell, numbers)
     except ValueError:
         count = 0
-    if count < 1 or count != int(count):
-        raise ValueError("use a whole number of attempts, 1 or more")
-    return int(count)
+    return settings.check_attempts(count)
 
 
-def _time_limit(cell: Cell, decimal: str) -> int:
-    """`30 min`, `1 h 30 min`, `90 s`, or a bare number of minutes; in seconds."""
-    text = cell.text.strip().lower()
-    if text.isdigit():
-        seconds = int(text) * 60
-    else:
-        match = _DURATION.match(text)
-        if not match or not any(match.groupdict().values()):
-            raise ValueError("use minutes (30), or units: 30 min, 1 h 30 min, 90 s")
-        seconds = sum(int(match[unit] or 0) * size for unit, size in (("h", 3600), ("m", 60), ("s", 1)))
-    if seconds < 1:
-        raise ValueError("a time limit is a second or more")
-    return seconds
-
-
-def _lint(cell: Cell, decimal: str) -> tuple[str, ...]:
-    codes = cell.text.replace(",", " ").split()
-    if not codes or not all(_RULE.match(code) for code in codes):
-        raise ValueError("list the lint rules to switch off, e.g. -L012 -L031 (see docs/lint.md)")
-    return tuple(code.lstrip("-") for code in codes)
-
-
-def _markup(cell: Cell, decimal: str) -> str:
+def _markup(cell: Cell, numbers: Numbers) -> str:
     if cell.text.lower() not in ("plain", "markdown"):
         raise ValueError("use plain (text shown as written) or markdown")
     return cell.text.lower()
 
 
-def _decimal(cell: Cell, decimal: str) -> str:
+def _decimal(cell: Cell, numbers: Numbers) -> str:
     marks = {"dot": ".", ".": ".", "point": ".", "comma": ",", ",": ","}
     if cell.text.lower() not in marks:
         raise ValueError("use dot (3.14) or comma (3,14)")
     return marks[cell.text.lower()]
 
 
-KEYS: dict[str, Callable[[Cell, str], object]] = {
+KEYS: dict[str, Callable[[Cell, Numbers], object]] = {
     "title": _text,
     "description": _text,
-    "id": _identifier,
-    "lang": _language,
+    "id": _as_written(settings.identifier),
+    "lang": _as_written(settings.language),
     "shuffle": _boolean,
     "points": _points,
     "pass": _pass_mark,
     "feedback": _feedback,
     "attempts": _attempts,
-    "time": _time_limit,
-    "tags": _tags,
-    "lint": _lint,
+    "time": _as_written(settings.time_limit),
+    "tags": _as_written(settings.tags),
+    "lint": _as_written(settings.lint),
     "markup": _markup,
     "decimal": _decimal,
 }
@@ -155,13 +109,15 @@ def suggest(name: str) -> str:
             "the columns and must have a question column; start a row with # to make it a comment")
 
 
-def value(name: str, cell: Cell, decimal: str):
+def value(name: str, cell: Cell, numbers: Numbers):
     """The value of setting `name`; raises ValueError with a hint."""
-    return KEYS[name](cell, decimal)
+    return KEYS[name](cell, numbers)
 
 
-def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic]) -> dict[str, tuple[object, Row, int]]:
-    """Each setting the rows above the header give: name -> (value, row, column of the value)."""
+def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic],
+                  lang: str | None = None) -> dict[str, tuple[object, Row, int]]:
+    """Each setting the rows above the header give: name -> (value, row, column of the value).
+    Numbers are read in the sheet's `lang` setting, else `lang` (lmsexport.toml's)."""
     cells: dict[str, tuple[Row, int, Cell]] = {}
     for row in rows:
         number, cell = row.first()
@@ -180,22 +136,22 @@ def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic]) -> di
                                        "that holds the delimiter in quotes"))
         else:
             cells[name] = (row, number + 1, filled[0][1])
-    decimal, found = ".", {}
-    for name in sorted(cells, key=lambda name: name != "decimal"):  # the decimal mark first: others use it
+    numbers, found = Numbers(lang), {}
+    for name in sorted(cells, key=lambda name: name not in ("decimal", "lang")):  # other settings' numbers use them
         row, number, _ = cells[name]
-        found[name] = (_read(grid, name, cells, decimal, problems), row, number)
-        if name == "decimal" and found[name][0] is not None:
-            decimal = found[name][0]
+        found[name] = (_read(grid, name, cells, numbers, problems), row, number)
+        if name in ("decimal", "lang") and found[name][0] is not None:
+            numbers = numbers._replace(**{name: found[name][0]})
     return {name: entry for name, entry in found.items() if entry[0] is not None}
 
 
-def _read(grid: Grid, name: str, cells: dict, decimal: str, problems: list[Diagnostic]):
+def _read(grid: Grid, name: str, cells: dict, numbers: Numbers, problems: list[Diagnostic]):
     row, number, cell = cells[name]
     if cell.problem is not None:
         problems.append(grid.error("E987", cell.problem, row, number, "format the cell as Text and type it again"))
         return None
     try:
-        return value(name, cell, decimal)
+        return value(name, cell, numbers)
     except ValueError as exc:
         problems.append(grid.error("E976", f"bad value {cell.text!r} for the setting {name}", row, number, str(exc)))
         return None

@@ -60,7 +60,8 @@ def load_assets(texts: Texts, assets: Callable[[str], bytes] | None, grid: Grid,
                        "build the quiz from its file, with its images beside it")
         if problem is None:
             try:
-                loaded.append(Asset(path=path, media_type=media_type, data=assets(path)))
+                loaded.append(Asset(path=path, media_type=media_type, data=assets(path),
+                                    source=grid.span(row, column)))
                 continue
             except OSError as exc:
                 problem = ("E988", f"image {path!r} cannot be read: {exc.strerror or exc}",

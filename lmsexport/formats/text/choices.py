@@ -13,6 +13,7 @@ import re
 
 from ...ids import letters
 from ...model import Choice, MultipleChoice
+from .syntax import fold
 
 _KEY_TOKEN = re.compile(r"(?P<number>\d+)[.):-]?(?P<letters>[A-Za-z]+)\Z")
 _KEY_SPLIT = re.compile(r"[^\s,;]+")
@@ -80,7 +81,8 @@ def choice(parser, draft, common: dict, prompt: str, attributes: dict) -> Multip
         return None
     choices = tuple(
         Choice(id=letters(i), text=parser.text(option.text), correct=i in correct,
-               feedback=parser.text("\n".join(option.feedback).strip()) if "".join(option.feedback).strip() else None)
+               feedback=parser.text("\n".join(option.feedback).strip()) if "".join(option.feedback).strip() else None,
+               source=parser.span(option.line, option.column))
         for i, option in enumerate(draft.options)
     )
     return MultipleChoice(**common, prompt=parser.text(prompt), choices=choices,
@@ -105,8 +107,7 @@ def _correct(parser, draft) -> set[int]:
 def _check_duplicates(parser, draft) -> None:
     seen: dict[str, object] = {}
     for option in draft.options:
-        folded = " ".join(option.text.casefold().split())
-        first = seen.setdefault(folded, option)
+        first = seen.setdefault(fold(option.text), option)
         if first is not option:
             parser.error("E204", f"{draft.name} has two identical options: {option.text!r}",
                          option.line, option.column, f"the same option is on line {first.line}; remove one or reword it")

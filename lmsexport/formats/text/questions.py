@@ -9,20 +9,24 @@ Problems are reported on the parser (`error`), all of them, before anything is b
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ...diagnostics import SourceSpan
 from ...ids import letters
 from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
-    NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
+    OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from ...quantities import UNIT_LENGTH
+from ...settings import KEYS as SETTINGS
 from .choices import apply_key, choice
-from .header import KEYS as HEADER_KEYS
-from .syntax import ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap, unquote
+from .numeric import NOT_NUMBERS, numeric_fields
+from .syntax import (
+    ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, TRUE, join_lines, unescape_gap, unquote,
+)
 
 
 @dataclass
@@ -129,12 +133,16 @@ def _attributes(parser, draft: Draft, header: dict) -> dict:
 def _attribute_value(key: str, value: str):
     if key == "points":
         return _points(value)
-    if key in ("id", "lang", "tags"):
-        return HEADER_KEYS[key](value)
+    if key in ("id", "lang", "tags", "scoring"):
+        return SETTINGS[key](value)
     if key == "case":
         if value.lower() not in ("sensitive", "insensitive"):
             raise ValueError("use sensitive or insensitive")
         return value.lower() == "sensitive"
+    if key == "unit":
+        if not value or len(value) > UNIT_LENGTH:
+            raise ValueError(f"give the unit in {UNIT_LENGTH} characters or fewer, such as m/s² or %")
+        return value
     if key == "lines":
         if not value.isdigit() or not 1 <= int(value) <= 100:
             raise ValueError("use a whole number of lines from 1 to 100")
@@ -180,7 +188,20 @@ def _build(parser, draft: Draft, attributes: dict) -> Question | None:
     if builder is None or not prompt:
         return None
     question = builder(parser, draft, common, prompt, attributes)
+    if question is not None and "scoring" in attributes:
+        question = _scored(parser, draft, question, attributes["scoring"])
     return None if parser.problems else question
+
+
+def _scored(parser, draft: Draft, question: Question, policy: str) -> Question | None:
+    """The question with its own scoring policy, which only a question of several parts can have."""
+    if question.has_parts:
+        return dataclasses.replace(question, scoring=policy)
+    line, column, value = draft.attributes["scoring"]
+    parser.error("E221", f"{draft.name} has one part to get right, so @scoring changes nothing", line, column,
+                 "@scoring is for multiple-response (checkbox), matching, ordering and fill-in-the-blanks "
+                 "questions; remove it here", max(1, len(value)))
+    return None
 
 
 def _kind_builder(parser, draft: Draft, prompt: str):
@@ -225,7 +246,8 @@ def _matching(parser, draft, common, prompt, attributes):
             parser.error("E215", "a matching pair needs a right-hand side after ->", option.line, option.column,
                          "write • left -> right (or • -> extra for a right-hand item that matches nothing)")
         elif left:
-            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right)))
+            pairs.append(MatchPair(id=letters(len(pairs)), left=parser.text(left), right=parser.text(right),
+                                   source=parser.span(option.line, option.column)))
         else:
             distractors.append(parser.text(right))
     if len(pairs) < 2:
@@ -243,7 +265,8 @@ def _ordering(parser, draft, common, prompt, attributes):
                      draft.line, hint="number the items [1], [2], ... in their correct order, each once")
         return None
     ordered = sorted(draft.options, key=lambda option: option.position)
-    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text)) for i, o in enumerate(ordered))
+    items = tuple(OrderItem(id=letters(i), text=parser.text(o.text), source=parser.span(o.line, o.column))
+                  for i, o in enumerate(ordered))
     return Ordering(**common, prompt=parser.text(prompt), items=items)
 
 
@@ -256,45 +279,23 @@ def _typed(parser, draft, common, prompt, attributes):
                          hint="use >+ for feedback when right and >- when wrong")
             return None
         return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= TRUE)
-    numeric = [NUMERIC.match(text) for text in texts]
-    if all(numeric):
-        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback))
-                        for match, (_, _, credit, _, feedback) in zip(numeric, draft.answers))
-        for answer, (line, column, _, text, _) in zip(answers, draft.answers):
-            if not (math.isfinite(answer.value) and math.isfinite(answer.tolerance)):
-                shown = text if len(text) <= 40 else f"{text[:37]}..."
-                parser.error("E220", f"the number {shown} of {draft.name} is out of range", line, column,
-                             hint="write a number between -1e308 and 1e308, with a tolerance in that range too",
-                             length=len(text))
-                return None
-        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
-            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback) for a in answers)))
-    answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb))
-                    for _, _, credit, text, fb in draft.answers)
+    fields = numeric_fields(parser, draft, common["lang"] or parser.lang, attributes.get("unit"),
+                            lambda lines: _text(parser, lines))
+    if fields is None:
+        return None
+    if fields is not NOT_NUMBERS:
+        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), **fields))
+    if "unit" in attributes:
+        line, column, value = draft.attributes["unit"]
+        parser.error("E231", f"{draft.name} has a @unit, but its answers are not all numbers", line, column,
+                     "write each answer as a number (= 9.81), or remove the @unit", max(1, len(value)))
+        return None
+    answers = tuple(Answer(text=unquote(text), credit=credit, feedback=_text(parser, fb),
+                           source=parser.span(line, column, len(text)))
+                    for line, column, credit, text, fb in draft.answers)
     case = attributes.get("case", False)
     return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
                                                       case_sensitive=case))
-
-
-class _Number(NamedTuple):
-    """A numeric answer as read, before the model (which refuses numbers out of range) sees it."""
-
-    value: float
-    tolerance: float
-    credit: float
-    feedback: Text | None
-
-
-def _numeric_answer(match, credit: float, feedback: Text | None) -> _Number:
-    if match["low"] is not None:
-        low, high = sorted((float(match["low"]), float(match["high"])))
-        value, tolerance = low / 2 + high / 2, high / 2 - low / 2  # halves first: no overflow near 1e308
-    else:
-        value = float(match["value"])
-        tolerance = float(match["tolerance"] or 0)
-        if match["percent"]:
-            tolerance = abs(value) * (tolerance / 100)
-    return _Number(value, tolerance, credit, feedback)
 
 
 def _checked(parser, draft: Draft, build):
@@ -323,7 +324,7 @@ def _fill_blanks(parser, draft, common, prompt, attributes):
     for number, match in enumerate(GAP.finditer(prompt)):
         segments.append(prompt[end:match.start()])
         shown.append(prompt[end:match.start()])
-        gap = _gap(parser, draft, f"g{number + 1}", match["body"])
+        gap = _gap(parser, draft, f"g{number + 1}", match["body"], parser.find(match.group(), draft.line))
         if gap is None:
             return None
         segments.append(gap)
@@ -335,7 +336,8 @@ def _fill_blanks(parser, draft, common, prompt, attributes):
                       case_sensitive=attributes.get("case", False))
 
 
-def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
+def _gap(parser, draft: Draft, gap_id: str, body: str, source: SourceSpan) -> Gap | None:
+    """The gap `{body}`, written at `source` (each of its answers and choices points there too)."""
     tokens = [(m["sign"], unescape_gap(m["text"]).strip()) for m in GAP_TOKEN.finditer(body)]
     if any(not text for _, text in tokens):
         parser.error("E218", f"an empty answer in the gap {{{body}}} of {draft.name}", draft.line,
@@ -346,14 +348,16 @@ def _gap(parser, draft: Draft, gap_id: str, body: str) -> Gap | None:
         answers = []
         for text in right:
             credit = CREDIT.match(text)
-            answers.append(Answer(text=credit["text"], credit=float(credit["credit"])) if credit else Answer(text=text))
-        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers)))
+            answers.append(Answer(text=credit["text"], credit=float(credit["credit"]), source=source) if credit
+                           else Answer(text=text, source=source))
+        return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers), source=source))
     if len(right) != 1:
         parser.error("E218", f"the gap {{{body}}} of {draft.name} lists choices with {len(right)} right ones",
                      draft.line, hint="a gap with ~choices has exactly one =right choice: {=Paris ~Rome ~Oslo}")
         return None
-    choices = (Choice(id=letters(i), text=parser.text(text), correct=sign == "=") for i, (sign, text) in enumerate(tokens))
-    return Gap(id=gap_id, choices=tuple(choices))
+    choices = (Choice(id=letters(i), text=parser.text(text), correct=sign == "=", source=source)
+               for i, (sign, text) in enumerate(tokens))
+    return Gap(id=gap_id, choices=tuple(choices), source=source)
 
 
 def _description(parser, draft, common, prompt):

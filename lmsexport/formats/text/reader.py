@@ -7,7 +7,7 @@
     Description.                everything before the first question
 
     1. Question prompt          a number and `.` or `)`; following lines continue it
-       @points: 2               question attributes (points, title, lang, tags, case, lines)
+       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring, unit)
        • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
        *• correct option        `*` right before the bullet or label marks it correct
        • [x] / • [ ]            checkboxes: multiple response
@@ -15,7 +15,8 @@
        >> feedback              for the option (or `=` answer) just above
     2. Typed answers
        = Paris                  accepted answer (`=50% Lyon` for partial credit);
-                                numbers (`= 3.14 ± 0.01`, `= 1..5`) make it numeric,
+                                numbers (`= 3,14 ± 0,01 m`, `= 1..5`) make it numeric,
+                                as the quiz's language writes them (`numeric`),
                                 `= true` / `= false` a true/false question
     3. Essay: a line of ___ under the prompt; gaps: The capital is {=Paris ~Rome}.
        > explanation            shown once answered; >+ when right, >- when wrong
@@ -34,20 +35,23 @@ import html
 import posixpath
 import re
 import unicodedata
+import warnings
 from typing import Callable
 
-from ...diagnostics import Diagnostic, SourceError, SourceSpan
+from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
-from ...model import MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
+from ...markup import Sanitiser
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
 from .header import parse_header
 from .questions import Draft, Option, build_questions
-from .syntax import CHECKBOX, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines
+from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
 
-READ_OPTIONS = ("defaults", "assets")
+READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides) and `assets` (a loader for the images the quiz refers to)."""
+overrides), `assets` (a loader for the images the quiz refers to) and `log` (its warnings: what
+the sanitiser removes from Markdown's HTML, W010; a number that reads two ways, W131)."""
 
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
@@ -57,14 +61,18 @@ _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "e
 class Parser:
     """Splits a quiz text into title, description, question drafts and answer key."""
 
-    def __init__(self, text: str, source: str):
+    def __init__(self, text: str, source: str, log: Log | None = None):
         self.source = source
+        self.lang: str | None = None
+        """The quiz's language (`lang:` in the header): how its numbers are written."""
         self.markup = "plain"
         """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
+        self.log = Log() if log is None else log
+        self.sanitise = Sanitiser(self.log, self.problems)
         self.title: str | None = None
         self.description: list[str] = []
         self.drafts: list[Draft] = []
@@ -75,24 +83,30 @@ class Parser:
         self.questions = 0
         self.blocks = 0
         """Numbered questions and `Text:` blocks so far."""
+        self.last_start: int | None = None
+        """Index of the last line that starts a question or `Text:` block, once looked for."""
+        self.written_number = 0
+        """The number the last question was written with (questions are numbered by position)."""
 
     def text(self, value: str) -> Text:
         """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
 
         In `markup: html` a text with a tag or TeX math is HTML (sanitised); any other is plain
-        text with its character references decoded, so `&lt;` is `<` and `&#10;` a line break."""
+        text with its character references decoded, so `&lt;` is `<` and `&#10;` a line break.
+        The sanitiser reports what it removes, at the text's line."""
         if self.markup == "plain":
             return Text(value)
-        from ...markup import image_sources, render, sanitize
+        from ...markup import image_sources, render
 
+        cleaner = self._cleaner(value)
         if self.markup == "markdown":
-            rendered, has_markup = render(value)
+            rendered, has_markup = render(value, cleaner)
             if not has_markup:
                 return Text(value)
         elif "<" in value or MATH.search(value):
-            rendered = sanitize(value)
+            rendered = cleaner(value)
         else:
-            return Text(self._legal(html.unescape(sanitize(value)), value))
+            return Text(self._legal(html.unescape(cleaner(value)), value))
         for src in image_sources(rendered):
             path = posixpath.normpath(src) if _RELATIVE.match(src) else src
             if path != src:  # `./img/a.png` and `img/a.png` are one asset, named the same in the HTML
@@ -112,14 +126,43 @@ class Parser:
                    line, hint="delete the reference (&#...;)")
         return XML_ILLEGAL.sub("\ufffd", decoded)
 
+    def _cleaner(self, value: str):
+        """The sanitiser for a text, reporting at the line that holds it, for the question there."""
+        first = value.split("\n")[0]
+        line = next((n for n, text in enumerate(self.lines, 1) if first in text), 1)
+        column = self.lines[line - 1].find(first) + 1 if first in self.lines[line - 1] else 1
+        owner = next((draft.name for draft in reversed(self.drafts) if draft.line <= line), "the quiz")
+        span = SourceSpan(self.source, line, column, len(first))
+        return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
+
+    def span(self, line: int, column: int = 1, length: int = 1) -> SourceSpan:
+        """A place in this source (options, answers and images keep theirs in the model)."""
+        return SourceSpan(self.source, line, column, length)
+
+    def find(self, text: str, start: int) -> SourceSpan:
+        """Where `text` is first written at or after line `start` (a gap in a prompt), else that line."""
+        for number in range(start, len(self.lines) + 1):
+            column = self.lines[number - 1].find(text)
+            if column >= 0:
+                return self.span(number, column + 1, len(text))
+        return self.span(start)
+
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
-        span = SourceSpan(self.source, line, column, length)
+        span = self.span(line, column, length)
         self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
+
+    def warn(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
+        self.log.warn(code, message, self.span(line, column, length), hint)
 
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
             kind, match = classify(line)
+            if kind == "comment":
+                continue  # seen by no other rule: a comment changes nothing around it
+            if kind == "text" and FOREIGN_KEY.match(line) and self._last_paragraph(index):
+                self._foreign_key(number, line)
+                continue
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
@@ -179,9 +222,36 @@ class Parser:
         indent = len(line) - len(line.lstrip())
         return self.previous in ("option", "continuation") and indent > self.draft.options[-1].indent
 
+    def _last_paragraph(self, index: int) -> bool:
+        """No question or `Text:` block follows line `index` (0-based); the last one is found once."""
+        if self.last_start is None:
+            starts = (i for i in range(len(self.lines) - 1, -1, -1)
+                      if classify(self.lines[i])[0] in ("question", "text_block"))
+            self.last_start = next(starts, -1)
+        return index > self.last_start
+
+    def _foreign_key(self, number: int, line: str) -> None:
+        label = FOREIGN_KEY.match(line)
+        self.error("E308", f"{label['label']!r} is not a label lmsexport reads: this line is not read as the "
+                   "answer key", number, label.start("label") + 1,
+                   f"write the key as Answers:{label['rest'].rstrip()} (the label is Answers: in a quiz in "
+                   "any language)", len(label["label"]))
+
+    def _numbering(self, number: int, match) -> None:
+        """A question numbered other than one more than the last is told (W201); it counts by position."""
+        written = int(match["number"])
+        if written != self.written_number + 1:
+            what = f"{written} again" if written == self.written_number else str(written)
+            self.log.warn("W201", f"question {self.questions} is numbered {what}", self.span(
+                number, match.start("number") + 1, len(match["number"])),
+                f"number the questions 1, 2, 3, ...: they are counted by position, so this is question "
+                f"{self.questions} (in the answer key too)")
+        self.written_number = written
+
     def _on_question(self, number, line, match):
         rest = (match["rest"] or "").strip()
         self.questions += 1
+        self._numbering(number, match)
         self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
 
     def _on_text_block(self, number, line, match):
@@ -265,15 +335,28 @@ def read(
     source: str,
     defaults: dict | None = None,
     assets: Callable[[str], bytes] | None = None,
+    log: Log | None = None,
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
-    `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
-    path relative to the quiz, or raises OSError; without it, images are an error.
+    Its warnings go to `log`, else each is issued as a ConversionWarning. `assets(path)` returns
+    the bytes of a file the quiz refers to (an image), by its path relative to the quiz, or
+    raises OSError; without it, images are an error.
     """
-    parser = Parser(decode(data, source), source)
+    caught = Log() if log is None else log
+    quiz = _read(data, source, caught, defaults, assets)
+    if log is None:
+        for diagnostic in caught.diagnostics:
+            warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
+    return quiz
+
+
+def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
+          assets: Callable[[str], bytes] | None) -> Quiz:
+    parser = Parser(decode(data, source), source, log)
     header, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
+    parser.lang = header.get("lang")
     parser.markup = header.get("markup", "plain")
     parser.title = header.get("title")
     parser.parse(body_start)
@@ -299,12 +382,17 @@ def read(
             feedback=header.get("feedback", "immediate"),
             attempts=header.get("attempts"),
             time_limit=header.get("time"),
+            scoring=header.get("scoring", DEFAULT_SCORING),
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),
         questions=tuple(questions),
         assets=loaded,
     )
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:
@@ -314,7 +402,7 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
         path = src
         media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
         problem = None
-        if "://" in src or src.startswith(("data:", "/", "\\")) or path.startswith(".."):
+        if outside_folder(src):
             problem = ("E162", f"image {src!r} is not a file in the quiz's folder",
                        "put the image in the quiz's folder (or below it) and refer to it by a relative path")
         elif media_type is None:
@@ -332,7 +420,8 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
             else:
                 unsafe = image_problem(data, media_type)
                 if unsafe is None:
-                    loaded.append(Asset(path=path, media_type=media_type, data=data))
+                    loaded.append(Asset(path=path, media_type=media_type, data=data,
+                                        source=parser.span(line, column, len(src))))
                     continue
                 problem = ("E164", f"image {src!r} cannot be carried: {unsafe}",
                            "save the image again from an image editor, in the format its name says")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 LINE_PATTERNS = {
+    "comment": re.compile(r"[ \t]*//"),
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
     "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
     "option": re.compile(
@@ -29,6 +30,9 @@ LINE_PATTERNS = {
 """Line kind -> pattern, tried in this order; a line none of them matches is `text`."""
 
 PREAMBLE_BREAKS = ("question", "text_block", "key")
+
+FOREIGN_KEY = re.compile(r"[ \t]*(?P<label>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)[ \t]*:(?P<rest>(?:[ \t,;]*\d+[.):-]?[A-Za-z]+)+)[ \t,;]*\Z")
+"""A line shaped like the answer key (`Odpovědi: 1b 2a`) under another label: told to write `Answers:`."""
 """Line kinds that end the title and description (every other kind is description text there)."""
 
 CHECKBOX = re.compile(r"\[(?P<mark>[ xX])\][ \t]*")
@@ -46,25 +50,28 @@ _GAP_SPECIAL = re.compile(r"([=~{}\\])")
 CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
 """Partial credit in a typed gap: `{=Paris =50% paris}`."""
 
-NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-NUMERIC = re.compile(
-    rf"(?P<value>{NUMBER})(?:[ \t]*(?:±|\+-|\+/-)[ \t]*(?P<tolerance>{NUMBER})(?P<percent>%)?)?\Z"
-    rf"|(?P<low>{NUMBER})[ \t]*\.\.[ \t]*(?P<high>{NUMBER})\Z"
-)
-"""A numeric answer: `3.14`, `3.14 ± 0.01` (`+-`, `+/-`, or a `%` of the value), `1..5`."""
 TRUE, FALSE = frozenset({"true", "t"}), frozenset({"false", "f"})
 """A single `=` answer that makes a true/false question."""
 
-ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines")
+ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring", "unit")
 """The `@name: value` attributes of a question."""
 ESSAY_LINES = 10
 """The size of an essay's answer box when `@lines` does not say."""
-MARKUPS = ("plain", "markdown", "html")
-"""The `markup:` header values: texts as written, Markdown, or HTML."""
 MATH = re.compile(r"\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 """TeX between `\\(` `\\)` or `\\[` `\\]`: what makes a `markup: html` text HTML even without a tag."""
 
 _BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def fold(option: str) -> str:
+    """An option as written, as the reader compares options (E204): case and runs of spaces do not count."""
+    return " ".join(option.casefold().split())
+
+
+def outside_folder(src: str) -> bool:
+    """Whether an image's `src` names no file in the quiz's folder (a URL, an absolute path,
+    `../`): the reader refuses such an image (E162), so the writer writes it as a link."""
+    return "://" in src or src.startswith(("data:", "/", "\\", ".."))
 
 
 def classify(line: str) -> tuple[str, re.Match | None]:

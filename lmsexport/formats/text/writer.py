@@ -17,10 +17,10 @@ import posixpath
 from collections import Counter
 
 from ...diagnostics import Log, SourceSpan
-from ...model import MEDIA_TYPES, Question, Quiz
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, Question, Quiz
 from ...package import Package, WriteOptions
 from .syntax import ESSAY_LINES, PREAMBLE_BREAKS, classify
-from .writer_kinds import BODIES, sentence_lines
+from .writer_kinds import BODIES, inline_unit, language, sentence_lines
 from .writer_lines import INDENT, Encoder, NeedsHTML, number, one_line
 
 EXTENSION = ".txt"
@@ -82,7 +82,7 @@ class _Writer:
         if not questions:
             self.lost("W456", "a quiz without questions", "the text reader refuses it (E401) until it has one")
         self.label, self.span = None, self.where
-        in_header = classify(title)[0] in PREAMBLE_BREAKS  # `1. Basics` as a line would be a question
+        in_header = classify(title)[0] in (*PREAMBLE_BREAKS, "comment")  # `1. Basics` would be a question
         lines = self._header(title if in_header else None) + ([] if in_header else ["", title])
         if self.quiz.description is not None and self.quiz.description.value:
             shown = len(self.encoder.images)
@@ -113,6 +113,7 @@ class _Writer:
             "feedback": None if settings.feedback == "immediate" else settings.feedback,
             "attempts": settings.attempts and str(settings.attempts),
             "time": settings.time_limit and _duration(settings.time_limit),
+            "scoring": None if settings.scoring == DEFAULT_SCORING else settings.scoring,
             "tags": self._tags(quiz.tags), "lint": self._lint(quiz.lint_ignore),
         }
         return ["---", *(f"{key}: {value}" for key, value in fields.items() if value), "---"]
@@ -183,6 +184,9 @@ class _Writer:
             attributes.append(("case", "sensitive"))
         if question.kind == "essay" and question.lines != ESSAY_LINES:
             attributes.append(("lines", str(question.lines)))
+        attributes += [("scoring", question.scoring)] if question.scoring else []
+        if question.kind == "numeric" and question.unit and not inline_unit(question, language(self, question)):
+            attributes.append(("unit", question.unit))
         return attributes
 
     def _missing_images(self, shown: list[str]) -> None:

@@ -7,7 +7,9 @@ raises `NeedsHTML`, and the quiz is written again with `markup: html`, where eve
 HTML and anything that would read as syntax becomes a character reference: `&#10;` for a
 line break that cannot be one, `&#49;.` for a `1.` that starts a line, `-&gt;` for an arrow.
 The reader decodes the references (sanitising HTML as it does every HTML), so what comes back
-is the model's text; a plain text comes back plain, because it has no tag.
+is the model's text; a plain text comes back plain, because it has no tag. The same references
+spell an option apart from an identical one above it (`respell`), and an image the reader would
+refuse (a web address, E162) is written as a link to it.
 """
 
 from __future__ import annotations
@@ -18,13 +20,22 @@ from decimal import Decimal
 from html.parser import HTMLParser
 
 from ...model import Text
-from .syntax import CHECKBOX, MATCH, POSITION, PREAMBLE_BREAKS, classify, escape_gap, join_lines
+from .syntax import CHECKBOX, MATCH, POSITION, PREAMBLE_BREAKS, classify, escape_gap, fold, join_lines, outside_folder
 
 INDENT = "   "
 """Where option, answer and continuation lines start under a question's number."""
 _LITERAL_MATH = re.compile(r"\\(?=[(\[])")
 _GAP_START = re.compile(r"\{(?=[=~])")
 _ARROWS = (("->", "-&gt;"), ("→", "&#8594;"))
+_IMAGE = re.compile(r"<img\b[^>]*>")
+"""An image in sanitised HTML, which escapes `>` in attribute values."""
+_ATTRIBUTE = re.compile(r'(?P<name>[\w:-]+)="(?P<value>[^"]*)"')
+_LINK_EDGE = re.compile(r"<a[\s>]|</a>")
+_TAG = re.compile(r"<[^>]*>")
+_SPELLING = re.compile(r"(?P<tag><[^>]*>)|(?P<reference>&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);)|(?P<raw>.)",
+                       re.DOTALL)
+_MATH_EDGE = re.compile(r"\\[()\[\]]")
+"""`\\(`, `\\)`, `\\[`, `\\]`: TeX math, whose characters stay as they are."""
 
 
 class NeedsHTML(Exception):
@@ -69,7 +80,7 @@ def reads_as_syntax(line: str, context: str, index: int) -> bool:
     if not line.strip():
         return False
     if context == "preamble":
-        return classify(line)[0] in PREAMBLE_BREAKS
+        return classify(line)[0] in (*PREAMBLE_BREAKS, "comment")
     if context == "prompt":
         return index > 0 and classify(INDENT + line)[0] != "text"
     return False
@@ -130,6 +141,15 @@ class Encoder:
             content = reference("[") + content[1:]
         return escape_gap(content) if slot == "gap" else content
 
+    def repeat(self, text: Text, written: str, taken: set[str]) -> str | None:
+        """An option `written` as one above it is (the reader refuses identical options, E204),
+        spelt apart from every option in `taken` (folded); None when nothing in it can be."""
+        if self.markup == "plain":
+            if text.value:
+                raise NeedsHTML
+            return None
+        return respell(written, taken)
+
     def drain(self) -> list[tuple[str, str, str]]:
         """The notes since the last drain, each once, in order."""
         notes, self.notes = list(dict.fromkeys(self.notes)), []
@@ -150,8 +170,68 @@ class Encoder:
         if _events(kept) != _events(text.value):
             self.notes.append(("W452", "HTML beyond what lmsexport keeps (such as style attributes and fonts)",
                                "it is written as lmsexport's sanitiser keeps it"))
+        kept, linked = images_as_links(kept)
+        for src in linked:
+            self.notes.append(("W455", f"the image {src}, which is not in the quiz's folder (the text reader refuses "
+                               "images by URL or outside the folder, E162)", "it is written as a link to it: to show "
+                               "the image again, save it beside the quiz and refer to it by its path"))
         self.images.update(dict.fromkeys(image_sources(kept)))
         return kept
+
+
+def images_as_links(fragment: str) -> tuple[str, list[str]]:
+    """Sanitised HTML with each image that is no file in the quiz's folder (E162) as a link to
+    its address, the alt text (else the address) its text; inside a link (which cannot hold
+    another), the text alone. Returns the HTML and the addresses so linked."""
+    linked: list[str] = []
+
+    def link(image: re.Match) -> str:
+        attributes = {found["name"]: found["value"] for found in _ATTRIBUTE.finditer(image.group())}
+        src = attributes.get("src")
+        if src is None or not outside_folder(html.unescape(src)):
+            return image.group()
+        linked.append(html.unescape(src))
+        label = attributes.get("alt") or src
+        edges = _LINK_EDGE.findall(fragment, 0, image.start())
+        if edges and edges[-1] != "</a>":
+            return label
+        title = f' title="{attributes["title"]}"' if "title" in attributes else ""
+        return f'<a href="{src}"{title}>{label}</a>'
+
+    return _IMAGE.sub(link, fragment), linked
+
+
+def respell(written: str, taken: set[str]) -> str | None:
+    """`written` (`markup: html` source) with one character as a numeric reference, so that it
+    folds to none of `taken` yet reads the same: `.` as `&#46;`, then `&#046;`, `&#0046;` for
+    further repeats. The first character of text that is not a space, else a space, else one
+    in an attribute value (an image's address); None when there is none (no text, `<br>`)."""
+    candidates = [(int(character.isspace()), unit.start(), unit.end(), character)
+                  for unit, character in _characters(written)]
+    for tag in _TAG.finditer(written):
+        for value in _ATTRIBUTE.finditer(tag.group()):
+            offset = tag.start() + value.start("value")
+            candidates += [(2, offset + unit.start(), offset + unit.end(), character)
+                           for unit, character in _characters(value["value"])]
+    if not candidates:
+        return None
+    _, start, end, character = min(candidates)
+    zeros = 0
+    while fold(spelt := f"{written[:start]}&#{'0' * zeros}{ord(character)};{written[end:]}") in taken:
+        zeros += 1  # each count of zeros spells it apart from the others: one is free
+    return spelt
+
+
+def _characters(source: str):
+    """Each character `source` spells outside its tags (raw, or as a reference) that a numeric
+    reference can spell too, but those of TeX math's delimiters."""
+    math = {index for edge in _MATH_EDGE.finditer(source) for index in range(edge.start(), edge.end())}
+    for unit in _SPELLING.finditer(source):
+        character = html.unescape(unit.group())
+        if unit["tag"] or unit.start() in math or len(character) != 1 or (unit["raw"] and character in '<>&"'):
+            continue
+        if html.unescape(f"&#{ord(character)};") == character:
+            yield unit, character
 
 
 def number(value: float) -> str:

@@ -309,7 +309,8 @@ class Reader:
                           "build the quiz from its file, with its images beside it"
             else:
                 try:
-                    loaded.append(Asset(path=path, media_type=media_type, data=self.loader(path)))
+                    loaded.append(Asset(path=path, media_type=media_type, data=self.loader(path),
+                                        source=SourceSpan(self.source, line)))
                     continue
                 except OSError as exc:
                     problem = f"image {path!r} cannot be read: {exc.strerror or exc}", \

@@ -52,7 +52,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
     for position, question in enumerate(quiz.questions, 1):
         text = TextWriter(notes, question, assets, flavour)
-        context = Context(question, position, text, notes, quiz.lang)
+        context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
         section.append(_item(quiz, context, _KINDS[question.kind](context), flavour))
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)

@@ -21,6 +21,8 @@ def write_multiple_choice(context: Context) -> Parts:
     which is the model's rule (docs/formats/canvas.md)."""
     question: MultipleChoice = context.question
     kind = names.MULTIPLE_ANSWERS if question.multiple_response else names.MULTIPLE_CHOICE
+    if question.multiple_response:
+        context.partial_only("each right option ticked earns its share and each wrong one takes as much away")
     return _choices(context, kind, [(choice.text, choice.correct, choice.feedback) for choice in question.choices],
                     question.multiple_response)
 
@@ -62,6 +64,7 @@ def write_matching(context: Context) -> Parts:
     """matching_question: a response_lid per left item listing every option (distractors too),
     each left item's share of SCORE added when it is matched right (Canvas gives that partial credit)."""
     question: Matching = context.question
+    context.partial_only("each pair matched right earns its share")
     lefts = [(pair.left, pair.right) for pair in question.pairs]
     options = [context.text.plain(pair.right, f"the matching option {n}")
                for n, pair in enumerate(question.pairs, 1)]
@@ -71,11 +74,12 @@ def write_matching(context: Context) -> Parts:
 
 def write_ordering(context: Context) -> Parts:
     """Canvas classic quizzes have no ordering question: a matching of each item to its place (1, 2, ...)
-    keeps it graded, with partial credit for each item in its place instead of all or nothing."""
+    keeps it graded, with a share for each item in its place (the partial policy exactly)."""
     question: Ordering = context.question
     context.warn("W851", "Canvas classic quizzes have no ordering question: it is written as a matching question "
                  "pairing each item with its position (1, 2, ...), and Canvas gives a share of the points for each "
-                 "item in its place instead of all or nothing", "tell learners to match each item with its position")
+                 "item in its place", "tell learners to match each item with its position")
+    context.partial_only("each item matched with its place earns its share")
     shown = _display_order([item.text for item in question.items])
     lefts = [(question.items[n].text, None) for n in shown]
     options = [str(n + 1) for n in shown]

@@ -23,8 +23,9 @@ class Notes:
         self.where = SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
         self.log = Log()
 
-    def warn(self, question: Question | None, code: str, message: str, hint: str = "") -> None:
-        span = question.source if question is not None and question.source else self.where
+    def warn(self, question: Question | None, code: str, message: str, hint: str = "", part: object | None = None) -> None:
+        """A warning about `question` (or the quiz), pointing at `part` (an answer, a gap) where it has a place."""
+        span = getattr(part, "source", None) or (question.source if question is not None and question.source else self.where)
         self.log.warn(code, message, span, hint)
 
 
@@ -39,12 +40,21 @@ class Context:
     """The question's TextWriter (writer/text.py)."""
     notes: Notes
     quiz_lang: str | None = None
+    scoring: str = "partial"
+    """The policy the question is scored by (model.Quiz.scoring_of)."""
 
     def answer_ident(self, number: int) -> str:
         return names.answer_ident(self.position, number)
 
-    def warn(self, code: str, message: str, hint: str = "") -> None:
-        self.notes.warn(self.question, code, f"question {self.question.id}: {message}", hint)
+    def partial_only(self, instead: str) -> None:
+        """Canvas grades this kind by its own partial credit (docs/scoring.md): say what the learner
+        gets when the question is to be scored all or nothing."""
+        if self.scoring == "all_or_nothing" and self.question.scoring_matters:
+            self.warn("W863", f"Canvas cannot score it all or nothing; the learner gets partial credit instead: "
+                      f"{instead}", "score it partially, or regrade the question in Canvas")
+
+    def warn(self, code: str, message: str, hint: str = "", part: object | None = None) -> None:
+        self.notes.warn(self.question, code, f"question {self.question.id}: {message}", hint, part)
 
     def right(self, scoring) -> None:
         """Show the question's feedback for a right answer where the answer is scored right."""

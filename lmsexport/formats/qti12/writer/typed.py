@@ -10,6 +10,8 @@ them, each difference a warning: partial credit (W853), wildcards (W854), letter
 
 from __future__ import annotations
 
+from html import escape
+
 from .. import names
 from ....model import Answer, Essay, FillBlanks, Gap, Numeric, ShortAnswer, Text
 from ....xml import sub
@@ -45,6 +47,12 @@ def write_numeric(context: Context) -> Parts:
                                                             else ""))
     parts = Parts(names.NUMERICAL, [context.answer_ident(n) for n in range(1, len(answers) + 1)])
     parts.responses.append(_typed_response(fib="Decimal"))
+    if question.unit is not None:
+        # Canvas draws the answer box after the question text: the unit ends the text, just above it.
+        parts.stem = question.prompt.html() + f"<p>({escape(question.unit, quote=False)})</p>"
+        context.warn("W864", f"Canvas numerical questions have no units: ({question.unit}) ends the question text, "
+                     "and learners type the number alone (its answer box takes a number only)",
+                     "say so in the question if learners may not expect it")
     for ident, answer in zip(parts.answer_ids, answers, strict=True):
         exact = [varequal(names.RESPONSE, names.decimal(answer.value))]
         if answer.tolerance:
@@ -87,6 +95,7 @@ def write_fill_blanks(context: Context) -> Parts:
     condition adding the gap's share when its (first) right label is given. Canvas has no question
     mixing both: then every gap is typed, a drop-down's choices listed after it (W852)."""
     question: FillBlanks = context.question
+    context.partial_only("each gap given its right answer earns its share")
     typed = any(gap.answers for gap in question.gaps)
     if typed and any(gap.choices for gap in question.gaps):
         context.warn("W852", "Canvas has no question with both typed and drop-down gaps: it is written as fill in "
@@ -128,7 +137,7 @@ def _gap(context: Context, parts: Parts, gap: Gap, blank: str, typed: bool, part
     if any(item.feedback for item in (*gap.answers, *gap.choices)):
         context.warn("W856", f"Canvas's importer reads no feedback for the answers of a blank, so gap {gap.id}'s is "
                      "left out there (the package carries it, as Canvas's own export does)",
-                     "put it into the question's feedback for right or wrong answers")
+                     "put it into the question's feedback for right or wrong answers", gap)
     parts.responses.append(lid)
     right = idents[0] if not gap.choices or typed else idents[[c.correct for c in gap.choices].index(True)]
     scoring = condition(varequal(names.blank_response(blank), right), proceed=None)
@@ -159,7 +168,7 @@ def _accepted(context: Context, answers: tuple[Answer, ...], case_sensitive: boo
         if text != answer.text.replace("\\*", "*").strip():
             context.warn("W854", f"Canvas knows no wildcard: {what} {answer.text!r} is written as {text!r}, the "
                          "only text it then accepts" if text else f"Canvas knows no wildcard: {what} "
-                         f"{answer.text!r} is left out", "list the spellings to accept one by one")
+                         f"{answer.text!r} is left out", "list the spellings to accept one by one", answer)
         if text and text not in [known for known, _ in accepted]:
             accepted.append((text, answer))
     return accepted
@@ -170,7 +179,7 @@ def _left_out(context: Context, answers: list, label) -> None:
         what = "and its feedback are" if answer.feedback else "is"
         context.warn("W853", f"Canvas gives full marks or none for a typed answer, so the answer "
                      f"{label(answer)!r} ({names.decimal(answer.credit)}% credit) {what} left out",
-                     "make it a full-credit answer, or leave it out of the source")
+                     "make it a full-credit answer, or leave it out of the source", answer)
 
 
 def _typed_response(fib: str | None):

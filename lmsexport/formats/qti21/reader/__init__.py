@@ -8,8 +8,12 @@ questions come from the test's assessmentItemRefs in order (or from the manifest
 resources when there is no test); points from MAXSCORE, SCORE's normalMaximum or the
 test's weight; images of the package become the quiz's files. Items are read by
 qti21_items.py (typed answers and gaps: qti21_gaps.py, feedback: qti21_feedback.py, text:
-qti21_text.py). What the model cannot hold (other interactions, feedback shown on other
-conditions) is an error at its place, never dropped.
+qti21_text.py). An item the model has no kind for (adaptive, template, graphic, custom or
+other interactions) is skipped with a warning naming it and why (W881), one it cannot read as
+written too (W882); a package of which no item can be read is refused with every reason.
+What an item read holds that the model has no place for (feedback on other conditions,
+inline feedback) is left out with a warning (W884); close fits (associate as matching, gap
+match and number gaps as gaps) are warned (W883). HTML passes the one sanitiser (W010, E010).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import NamedTuple
 
 from .. import names
 from ....archive import read_zip
-from ....diagnostics import Diagnostic, SourceError, SourceSpan
+from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....ids import slug
 from ....model import ModelError, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
@@ -30,6 +34,8 @@ from .text import TextReader, Unreadable, order_assets
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where what an item scores otherwise than the model can say is told (W821)."""
 
 
 class _Ref(NamedTuple):
@@ -42,23 +48,33 @@ class _Ref(NamedTuple):
     line: int
 
 
-def read(data: str | bytes, *, source: str) -> Quiz:
+READ_OPTIONS = ("log",)
+"""`read` takes `log`: where the items skipped and what the model holds otherwise are told."""
+
+
+def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
+    """Read a package or one item; `log` gets the warnings (lmsexport.read always gives one)."""
     data = data.encode("utf-8") if isinstance(data, str) else data
+    log = Log() if log is None else log
     if data.startswith(b"PK"):
-        return _read_package(_unzip(data, source), source)
+        return _read_package(_unzip(data, source), source, log)
     root = _parse(data, source)
     quiz_id = _identifier(root.get("identifier", ""), "quiz")
     lang = root.get(_LANG)
+    span = SourceSpan(source, root.sourceline or 0)
+    subject = f"the item {root.get('identifier', '')!r}"
     try:
-        question = read_question(root, Item("q1", lang, SourceSpan(source, root.sourceline or 0), TextReader()))
+        question = read_question(root, Item("q1", lang, span, TextReader(log=log, subject=subject, span=span), log=log))
         return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
                     settings=Settings(shuffle=_shuffled([root])))
-    except (Unreadable, ModelError) as exc:
-        raise SourceError([_problem(source, exc)]) from None
+    except (Unreadable, ModelError, ValueError) as exc:
+        raise SourceError([_problem(source, exc, subject)]) from None
 
 
-def _problem(source: str, exc: Exception) -> Diagnostic:
-    return Diagnostic("E803", str(exc), SourceSpan(source, getattr(exc, "line", 0)), getattr(exc, "hint", ""))
+def _problem(source: str, exc: Exception, subject: str) -> Diagnostic:
+    """Why an item cannot be read, as an error (its code: E803, or E010 for a text the sanitiser empties)."""
+    return Diagnostic(getattr(exc, "code", "E803"), f"{subject}: {exc}", SourceSpan(source, getattr(exc, "line", 0)),
+                      getattr(exc, "hint", ""))
 
 
 def _unzip(data: bytes, source: str) -> dict[str, bytes]:
@@ -91,7 +107,7 @@ def _identifier(value: str, fallback: str) -> str:
     return value if is_identifier(value) else slug(value, fallback=fallback)
 
 
-def _read_package(files: dict[str, bytes], source: str) -> Quiz:
+def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
     if MANIFEST not in files:
         raise SourceError([Diagnostic("E801", f"the package has no {MANIFEST} at its root", SourceSpan(source),
                                       "a QTI content package has imsmanifest.xml at the top of the zip")])
@@ -102,17 +118,26 @@ def _read_package(files: dict[str, bytes], source: str) -> Quiz:
     quiz_id = _identifier((test if test is not None else manifest).get("identifier", ""), "quiz")
     refs = _test_refs(test_path, test) if test is not None else _manifest_refs(manifest)
     tags = _resource_tags(manifest)
-    questions, roots, problems, assets = [], [], [], {}
-    for ref in refs:
+    questions, roots, problems, skipped, assets = [], [], [], [], {}
+    for number, ref in enumerate(refs, 1):
         try:
-            question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets)
+            question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets, log=log,
+                                        number=number)
+        except _Skipped as exc:
+            skipped.append(exc.diagnostic)
+            continue
         except SourceError as exc:
             problems += exc.diagnostics
             continue
         questions.append(question)
         roots.append(root)
-    if problems:
-        raise SourceError(problems)
+    if problems or not questions:
+        raise SourceError(problems or skipped or [Diagnostic(
+            "E801", "the package lists no items", SourceSpan(f"{source}!{MANIFEST}"),
+            "list each item as a resource of type imsqti_item_xmlv2p1, or refer to it from the test")])
+    for diagnostic in skipped:
+        log.warn("W881" if diagnostic.code == "E807" else "W882", f"{diagnostic.message}; the item is skipped",
+                 diagnostic.span, diagnostic.hint)
     try:
         description = _description(test, general, lang, TextReader(test_path or "", files, assets))
         return Quiz(
@@ -155,19 +180,37 @@ def _manifest_refs(manifest) -> list[_Ref]:
     ]
 
 
-def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, tags: tuple[str, ...], assets: dict):
+class _Skipped(Exception):
+    """An item that is not read: why, as the error it would be if no item could be read."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, tags: tuple[str, ...], assets: dict,
+               *, log: Log, number: int):
+    """The item's question and root; SourceError for what refuses the package, _Skipped for an item
+    the model cannot hold or that cannot be read as written (its images are not kept)."""
     if ref.path not in files:
         message = f"{ref.path!r} is referred to here but is not in the package"
         raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line))])
     where = f"{source}!{ref.path}"
     root = _parse(files[ref.path], where)
     identifier = (ref.identifier or root.get("identifier", "")).removeprefix(f"{quiz_id}-")
-    item = Item(_identifier(identifier, "q"), lang, SourceSpan(where, root.sourceline or 0),
-                TextReader(ref.path, files, assets), ref.weight, tags)
+    span = SourceSpan(where, root.sourceline or 0)
+    subject = f"question {number} (item {root.get('identifier', identifier)!r})"
+    found = dict(assets)
+    item = Item(_identifier(identifier, "q"), lang, span, TextReader(ref.path, files, assets, log=log,
+                                                                     subject=subject, span=span), ref.weight, tags, log)
     try:
         question = read_question(root, item)
     except (Unreadable, ModelError, ValueError) as exc:
-        raise SourceError([_problem(where, exc)]) from None
+        if getattr(exc, "fatal", False):
+            raise SourceError([_problem(where, exc, subject)]) from None
+        for path in set(assets) - set(found):
+            del assets[path]
+        raise _Skipped(_problem(where, exc, subject)) from None
     return question, root
 
 

@@ -4,7 +4,7 @@ Part of the QTI reader (readers/qti21.py). The rules lmsexport writes add a feed
 identifier to the FEEDBACK outcome always (the explanation), when the answer earns full
 marks or not (right / wrong feedback), or when a test on the response holds (an option was
 picked, a typed answer matched); readers/qti21_items.py asks which test names which option
-or answer. Feedback shown on any other condition is an error at its place, never dropped.
+or answer. Feedback shown on any other condition is left out with a warning (W884).
 """
 
 from __future__ import annotations
@@ -91,11 +91,12 @@ class Feedback:
         return {identifier: self._take(identifier) for identifier in list(self.nodes) if identifier in choice_ids}
 
     def finish(self) -> None:
-        """Every feedback must have found its place in the model."""
+        """A feedback that found no place in the model is left out, with a warning (W884)."""
         for identifier, node in self.nodes.items():
-            raise Unreadable(f"modalFeedback {identifier!r} is shown on a condition the model has no place for",
-                             node, "lmsexport keeps feedback shown always, on full marks or not, and for one "
-                             "picked option or given answer")
+            self.reader.log.warn("W884", f"{self.reader.subject}: its modalFeedback {identifier!r} is left out: it "
+                                 "is shown on a condition the model has no place for", self.reader.span,
+                                 "lmsexport keeps feedback shown always, on full marks or not, and for one picked "
+                                 "option or given answer; put the text in one of those")
 
 
 def _setter(rule) -> bool:

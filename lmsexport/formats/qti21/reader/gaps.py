@@ -16,9 +16,10 @@ import unicodedata
 from .. import names
 from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
-from ....xml import NS
+from ....xml import NS, number
 from .feedback import Feedback, picked, variable_of
-from .text import TextReader, Unreadable, unindent
+from .responses import correct_values, declaration
+from .text import NoKind, TextReader, Unreadable, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -152,15 +153,15 @@ def _plain(node) -> str:
 
 
 def _gap(root, node, feedback: Feedback, reader: TextReader) -> tuple[Gap, bool | None]:
-    from .items import correct_values, declaration
-
     response = node.get("responseIdentifier", "")
     declared = declaration(root, response)
     gap_id = response.removeprefix(f"{names.RESPONSE}_")
     gap_id = gap_id if is_identifier(gap_id) else slug(gap_id, fallback="gap")
+    if node.tag == f"{_Q}textEntryInteraction" and declared.get("baseType") in ("float", "integer"):
+        return _number_gap(root, declared, gap_id, reader), None
     if node.tag == f"{_Q}textEntryInteraction" and declared.get("baseType") != "string":
-        raise Unreadable(f"the gap {response!r} takes a {declared.get('baseType')}: the model's gaps take text or "
-                         "a choice", node, "a number to type is a numeric question of its own")
+        raise NoKind(f"the gap {response!r} takes a {declared.get('baseType')}: the model's gaps take text or "
+                     "a choice", node, "a number to type is a numeric question of its own")
     if node.tag == f"{_Q}textEntryInteraction":
         answers, case_sensitive = typed_answers(root, declared, None, feedback)
         return Gap(id=gap_id, answers=answers), case_sensitive
@@ -171,6 +172,64 @@ def _gap(root, node, feedback: Feedback, reader: TextReader) -> tuple[Gap, bool 
                correct=choice.get("identifier") in correct, feedback=shown.get(choice.get("identifier")))
         for choice in node.iterfind(f"{_Q}inlineChoice"))
     return Gap(id=gap_id, choices=choices), None
+
+
+def _number_gap(root, declared, gap_id: str, reader: TextReader) -> Gap:
+    """A gap that takes a number, as a typed gap whose answer is the number as written and in its
+    shortest form (the model's gaps compare text), warned (W883)."""
+    values = correct_values(declared)
+    if not values:
+        raise Unreadable("the response declaration has no correctResponse", declared)
+    try:
+        shortest = number(float(values[0]))
+    except ValueError:
+        raise Unreadable(f"the correct response {values[0]!r} is not a number", declared) from None
+    texts = list(dict.fromkeys([shortest, values[0]]))
+    reader.log.warn("W883", f"{reader.subject}: its gap {declared.get('identifier')!r} takes a number, read as the "
+                    f"typed answer {' or '.join(map(repr, texts))}: an answer written otherwise (another number of "
+                    "decimals, a tolerance) is not accepted", reader.span,
+                    "make it a numeric question of its own if learners may write the number in other ways")
+    return Gap(id=gap_id, answers=tuple(Answer(text=text) for text in texts))
+
+
+def read_gap_match(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    """A gapMatchInteraction whose gaps each take one right word, as drop-down gaps offering every
+    gapText (W883): the model's gaps are typed or picked from a list, not dragged into."""
+    interaction = copy.deepcopy(interactions[0])
+    unindent(interaction)
+    words = {n.get("identifier"): n for n in interaction.iterfind(f"{_Q}gapText")}
+    if interaction.find(f"{_Q}gapImg") is not None:
+        raise NoKind("its words to drag are images, which the model's gaps cannot offer", interactions[0])
+    right: dict[str, list[str]] = {}
+    for value in correct_values(declaration(root, interaction.get("responseIdentifier", ""))):
+        word, _, gap = value.partition(" ")
+        right.setdefault(gap, []).append(word)
+    gaps = [node for node in interaction.iter(f"{_Q}gap")]
+    if any(len(right.get(g.get("identifier"), [])) != 1 or right[g.get("identifier")][0] not in words for g in gaps):
+        raise NoKind("a gap of its gapMatchInteraction takes no word, or several, which a drop-down gap cannot "
+                     "hold", interactions[0])
+    prompt = interaction.find(f"{_Q}prompt")
+    lead = _plain(prompt).strip() + "\n\n" if prompt is not None and _plain(prompt).strip() else ""
+    for node in [prompt, *words.values()]:
+        if node is not None:
+            _replace(node, "")
+    built = []
+    for position, node in enumerate(gaps):
+        gap_id = _identifier(node.get("identifier", ""), f"g{position + 1}")
+        choices = tuple(Choice(id=_identifier(w, f"w{n}"), text=reader.text(words[w]),
+                               correct=w == right[node.get("identifier")][0]) for n, w in enumerate(words))
+        built.append(Gap(id=gap_id, choices=choices))
+        _replace(node, _TOKEN.format(position))
+    text = unicodedata.normalize("NFC", lead + _plain(interaction).strip("\n"))
+    pieces = _TOKENS.split(text)
+    segments = [piece if n % 2 == 0 else built[int(piece)] for n, piece in enumerate(pieces)]
+    reader.log.warn("W883", f"{reader.subject}: its words to drag into the gaps are read as a drop-down list in "
+                    "each gap, offering every word", reader.span, "nothing to do; every format shows drop-down gaps")
+    return FillBlanks(**common, prompt=Text(_TOKENS.sub(BLANK, text)), segments=tuple(p for p in segments if p != ""))
+
+
+def _identifier(value: str, fallback: str) -> str:
+    return value if is_identifier(value) else slug(value, fallback=fallback)
 
 
 def _choice_id(gap_id: str, identifier: str) -> str:

@@ -17,7 +17,7 @@ import copy
 import dataclasses
 
 from .. import names
-from ....diagnostics import SourceSpan
+from ....diagnostics import Log, SourceSpan
 from ....model import (
     Choice, Description, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering,
     Question, ShortAnswer, Text, TrueFalse,
@@ -25,8 +25,10 @@ from ....model import (
 from ....text import default_title
 from ....xml import NS
 from .feedback import Feedback, picked, variable_of
-from .gaps import credit, read_fill_blanks, score_set, typed_answers
-from .text import TextReader, Unreadable, html_text, unindent
+from .gaps import credit, read_fill_blanks, read_gap_match, score_set, typed_answers
+from .responses import correct_values, declaration
+from .scoring import policy
+from .text import NoKind, TextReader, Unreadable, html_text, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -44,11 +46,14 @@ class Item:
     reader: TextReader
     weight: str | None = None
     tags: tuple[str, ...] = ()
+    log: Log = dataclasses.field(default_factory=Log)
+    """Where what the item scores otherwise than the model can say is told (W821)."""
 
 
 def read_question(root, item: Item) -> Question:
     if root.tag != f"{_Q}assessmentItem":
         raise Unreadable(f"not a QTI 2.1 assessmentItem (root element {root.tag})", root)
+    _has_a_kind(root)
     interactions = interactions_of(root)
     feedback = Feedback(root, item.reader)
     lang = root.get(_LANG)
@@ -59,8 +64,45 @@ def read_question(root, item: Item) -> Question:
     question = dataclasses.replace(question, explanation=feedback.always(), correct_feedback=correct,
                                    incorrect_feedback=incorrect)
     feedback.finish()
+    question = _scored(root, question, item)
     title = root.get("title")
     return dataclasses.replace(question, title=title) if title and title != default_title(question.prompt, question.id) else question
+
+
+_GRAPHIC = {"hotspotInteraction", "graphicOrderInteraction", "graphicAssociateInteraction",
+            "graphicGapMatchInteraction", "selectPointInteraction", "positionObjectInteraction"}
+_CUSTOM = {"customInteraction", "portableCustomInteraction"}
+
+
+def _has_a_kind(root) -> None:
+    """NoKind for an item the model has no kind for, whatever its interactions: adaptive, a
+    template, a graphic or a portable custom interaction (QTI 2.1 info model, sections 2 and 5)."""
+    if root.get("adaptive") == "true":
+        raise NoKind("it is adaptive: the learner answers again after feedback, for a score that changes "
+                     "with each attempt, which lmsexport's questions have no place for", root)
+    template = root.find(f"{_Q}templateDeclaration")
+    if template is not None or root.find(f"{_Q}templateProcessing") is not None:
+        raise NoKind("it is a template item: its values are drawn at random for each learner, which "
+                     "lmsexport's questions cannot do", template if template is not None else root)
+    for node in root.iter():
+        name = node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
+        if name in _GRAPHIC:
+            raise NoKind(f"its {name} asks for places on an image, for which lmsexport has no kind", node)
+        if name in _CUSTOM:
+            raise NoKind(f"its {name} is run by the tool that made it, which no other format can", node)
+
+
+def _scored(root, question: Question, item: Item) -> Question:
+    """The question with the item's scoring policy (the quiz's is partial), warning when it is not exact."""
+    if not question.has_parts:
+        return question
+    found, instead = policy(root, question)
+    if instead is not None:
+        item.log.warn("W821", f"question {question.id}: the QTI item scores {instead}, which is neither of "
+                      f"lmsexport's scoring policies; it is read as {found}", item.span,
+                      "every output scores it by that policy (docs/scoring.md); give the question the policy you "
+                      "want (in a quiz text, @scoring)")
+    return dataclasses.replace(question, scoring=found) if found != "partial" else question
 
 
 def interactions_of(root) -> list:
@@ -75,12 +117,14 @@ def _kind(root, interactions: list):
     if names_ <= {"textEntryInteraction", "inlineChoiceInteraction"} and not _alone(interactions):
         return read_fill_blanks
     single = {"choiceInteraction": _choice, "textEntryInteraction": _typed, "extendedTextInteraction": _essay,
-              "matchInteraction": _matching, "orderInteraction": _ordering}
+              "matchInteraction": _matching, "orderInteraction": _ordering, "associateInteraction": read_associate,
+              "gapMatchInteraction": read_gap_match}
     if len(interactions) == 1 and names_ <= set(single):
         return single[names_.pop()]
     known = ", ".join(sorted(names_))
-    raise Unreadable(f"the item has {known}; lmsexport reads one choice, text entry, extended text, match or order "
-                     "interaction per item, or text entries and inline choices in a text", interactions[0])
+    raise NoKind(f"it has {known}, for which lmsexport has no kind (it reads one choice, text entry, extended "
+                 "text, match, associate, order or gap match interaction per item, or text entries and inline "
+                 "choices in a text)", interactions[0])
 
 
 def _alone(interactions: list) -> bool:
@@ -89,19 +133,21 @@ def _alone(interactions: list) -> bool:
         return False
     holder = interactions[0].getparent()
     body = holder.getparent()
-    return (body is not None and body.tag == f"{_Q}itemBody" and holder is body[-1] and len(holder) == 1
-            and not (holder.text or "").strip() and not (interactions[0].tail or "").strip())
+    unit = unit_span(interactions[0])
+    return (body is not None and body.tag == f"{_Q}itemBody" and holder is body[-1]
+            and len(holder) == 1 + (unit is not None) and not (holder.text or "").strip()
+            and not (interactions[0].tail or "").strip())
 
 
-def declaration(root, identifier: str):
-    for node in root.iterfind(f"{_Q}responseDeclaration"):
-        if node.get("identifier") == identifier:
-            return node
-    raise Unreadable(f"no responseDeclaration for the interaction's response {identifier!r}", root)
-
-
-def correct_values(declaration_) -> list[str]:
-    return [node.text.strip() for node in declaration_.iterfind(f"{_Q}correctResponse/{_Q}value") if node.text]
+def unit_span(interaction):
+    """The `<span class="unit">` lmsexport writes right after a numeric item's answer box, last in
+    its block, or None."""
+    unit = interaction.getnext()
+    if (unit is None or unit.tag != f"{_Q}span" or unit.get("class") != names.UNIT_CLASS or len(unit)
+            or not (unit.text or "").strip() or unit.getnext() is not None or (unit.tail or "").strip()
+            or (interaction.tail or "").strip()):
+        return None
+    return unit
 
 
 def points(root, weight: str | None) -> float:
@@ -151,7 +197,8 @@ def _typed(root, interactions, common: dict, feedback: Feedback, reader: TextRea
         answers = _numeric_answers(root, declared, common["points"])
         shown = feedback.per_answer(lambda test: _numeric_match(test, response, answers))
         answers = tuple(dataclasses.replace(a, feedback=shown.get(n)) for n, a in enumerate(answers))
-        return Numeric(**common, prompt=prompt, answers=answers)
+        unit = unit_span(interaction)
+        return Numeric(**common, prompt=prompt, answers=answers, unit=None if unit is None else unit.text.strip())
     answers, case_sensitive = typed_answers(root, declared, common["points"], feedback)
     return ShortAnswer(**common, prompt=prompt, answers=answers, case_sensitive=case_sensitive)
 
@@ -214,6 +261,25 @@ def _matching(root, interactions, common: dict, feedback: Feedback, reader: Text
     return Matching(**common, prompt=_prompt(root, interaction, reader), pairs=matched, distractors=distractors)
 
 
+def read_associate(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
+    """An associateInteraction whose right pairs share no choice, as a matching: the first of each
+    pair on the left, the second on the right, the choices in no pair right-hand distractors."""
+    interaction = interactions[0]
+    choices = {n.get("identifier"): n for n in interaction.iterfind(f"{_Q}simpleAssociableChoice")}
+    pairs = [value.split() for value in correct_values(declaration(root, interaction.get("responseIdentifier")))]
+    used = [identifier for pair in pairs for identifier in pair]
+    if any(len(pair) != 2 for pair in pairs) or len(set(used)) != len(used) or set(used) - set(choices):
+        raise NoKind("its right associations share choices, which a matching (each left item matched with one "
+                     "right item) cannot hold", interaction)
+    matched = tuple(MatchPair(id=left, left=reader.text(choices[left]), right=reader.text(choices[right]))
+                    for left, right in pairs)
+    distractors = tuple(reader.text(node) for identifier, node in choices.items() if identifier not in used)
+    reader.log.warn("W883", f"{reader.subject}: its associateInteraction is read as a matching: the first choice "
+                    "of each right pair on the left, the other choices on the right", reader.span,
+                    "nothing to do if that is how learners should pair them")
+    return Matching(**common, prompt=_prompt(root, interaction, reader), pairs=matched, distractors=distractors)
+
+
 def _ordering(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
     interaction = interactions[0]
     nodes = {node.get("identifier"): node for node in interaction.iterfind(f"{_Q}simpleChoice")}
@@ -239,6 +305,9 @@ def _prompt(root, interaction, reader: TextReader) -> Text:
                   if node.get("responseIdentifier") == interaction.get("responseIdentifier"))
     prompt = nested.find(f"{_Q}prompt")
     holder = nested.getparent()
+    unit = unit_span(nested)
+    if unit is not None:
+        _remove(unit)
     _remove(nested)
     if holder is not body and not len(holder) and not (holder.text or "").strip():
         _remove(holder)
@@ -246,7 +315,8 @@ def _prompt(root, interaction, reader: TextReader) -> Text:
         return _stem(body, reader)
     if not len(body) and not (body.text or "").strip():
         return reader.text(prompt)
-    return html_text("".join(reader.html(node) for node in body) + f"<div>{reader.inner_html(prompt)}</div>")
+    return html_text("".join(reader.html(node) for node in body) + f"<div>{reader.inner_html(prompt)}</div>",
+                     clean=reader.clean)
 
 
 def _stem(body, reader: TextReader) -> Text:
@@ -254,7 +324,7 @@ def _stem(body, reader: TextReader) -> Text:
     lone = len(stem) == 1 and not (body.text or "").strip()
     if lone and stem[0].tag == f"{_Q}div" and set(stem[0].attrib) <= {_LANG}:
         return reader.text(stem[0])
-    return html_text("".join(reader.html(node) for node in stem)) if stem else Text("")
+    return html_text("".join(reader.html(node) for node in stem), clean=reader.clean) if stem else Text("")
 
 
 def _remove(node) -> None:

@@ -15,19 +15,37 @@ import unicodedata
 from html import escape
 
 from .. import names
+from ....diagnostics import Diagnostic, Log, SourceSpan
 from ....images import image_problem
+from ....markup import Sanitiser, sanitize
 from ....math import MATHML, annotation_tex
 from ....model import MEDIA_TYPES, Asset, ModelError, Text
 from ....xml import NS
 
 
 class Unreadable(Exception):
-    """A problem that stops reading one item, at the element `node`."""
+    """A problem that stops reading one item, at the element `node` (the item is skipped)."""
+
+    code = "E803"
+    fatal = False
+    """True for what refuses the whole package even when its other items read (a hostile image)."""
 
     def __init__(self, message: str, node=None, hint: str = ""):
         super().__init__(message)
         self.line = getattr(node, "sourceline", 0) or 0
         self.hint = hint
+
+
+class NoKind(Unreadable):
+    """An item the model has no kind for (adaptive, template, graphic, custom ...): skipped, W881."""
+
+    code = "E807"
+
+
+class Emptied(Unreadable):
+    """A text of the item that the sanitiser leaves with nothing to show (E010)."""
+
+    code = "E010"
 
 
 _Q = f"{{{NS['qti']}}}"
@@ -37,10 +55,24 @@ _LANG = f"{{{NS['xml']}}}lang"
 class TextReader:
     """Reads the texts of one document of a package (`path` in `files`), noting the images used."""
 
-    def __init__(self, path: str = "", files: dict[str, bytes] | None = None, assets: dict | None = None):
+    def __init__(self, path: str = "", files: dict[str, bytes] | None = None, assets: dict | None = None, *,
+                 log: Log | None = None, subject: str = "the item", span: SourceSpan | None = None):
         self.path, self.files = path, files or {}
         self.assets: dict[str, Asset] = {} if assets is None else assets
         """Quiz files found so far, by path (shared by every document of the package)."""
+        self.log = Log() if log is None else log
+        """Where what the item holds that the model leaves out is told."""
+        self.subject, self.span = subject, span or SourceSpan(path)
+        """The item as messages name it (`question 3 (item 'choice')`), and where it is."""
+
+    def clean(self, fragment: str, part: str = "its <itemBody>") -> str:
+        """HTML of the item through the one sanitiser: what it removes is warned (W010), a text left
+        with nothing to show stops the item (E010)."""
+        problems: list[Diagnostic] = []
+        cleaned = Sanitiser(self.log, problems)(fragment, question=self.subject, part=part, span=self.span)
+        if cleaned is None:
+            raise Emptied(problems[0].message, hint=problems[0].hint)
+        return cleaned
 
     def text(self, container) -> Text:
         """The content of `container`: plain text when it is only text and <br/>, else HTML."""
@@ -49,7 +81,8 @@ class TextReader:
         if all(child.tag == f"{_Q}br" and not child.attrib for child in container):
             value = (container.text or "") + "".join("\n" + (child.tail or "") for child in container)
             return Text(unicodedata.normalize("NFC", value), "plain", lang)
-        return html_text(self.inner_html(container), lang)
+        part = f"its <{container.tag.rpartition('}')[2]}>"
+        return html_text(self.inner_html(container), lang, lambda fragment: self.clean(fragment, part))
 
     def block_text(self, node) -> Text:
         """The text of a modalFeedback or rubricBlock: of its one div (as lmsexport writes), else its own."""
@@ -68,6 +101,13 @@ class TextReader:
         if node.tag == f"{{{MATHML}}}math" and annotation_tex(node) is not None:
             return escape(_delimited(node) + (node.tail or ""), quote=False)
         node = copy.deepcopy(node)
+        for shown in list(node.iter(f"{_Q}feedbackInline", f"{_Q}feedbackBlock")):
+            self.log.warn("W884", f"{self.subject}: its {shown.tag.rpartition('}')[2]} {shown.get('identifier')!r} "
+                          "is left out: the model's feedback is shown after the answer, not inside the text",
+                          self.span, "put its text in the item's modal feedback")
+            _drop(shown)
+        if node.tag in (f"{_Q}feedbackInline", f"{_Q}feedbackBlock"):
+            return escape(node.tail or "", quote=False)
         for math in list(node.iter(f"{{{MATHML}}}math")):
             _math_to_tex(math)
         for element in node.iter():
@@ -92,8 +132,10 @@ class TextReader:
         quiz_path = path.removeprefix(names.MEDIA_FOLDER)
         problem = image_problem(self.files[path], media_type)
         if problem is not None:
-            raise Unreadable(f"the image {src!r} cannot be carried: {problem}",
-                             hint="replace it in the package by a plain image file of the type its name says")
+            error = Unreadable(f"the image {src!r} cannot be carried: {problem}",
+                               hint="replace it in the package by a plain image file of the type its name says")
+            error.fatal = True
+            raise error
         try:
             self.assets.setdefault(quiz_path, Asset(path=quiz_path, media_type=media_type, data=self.files[path]))
         except ModelError:
@@ -101,12 +143,23 @@ class TextReader:
         return quiz_path
 
 
-def html_text(html: str, lang: str | None = None) -> Text:
+def html_text(html: str, lang: str | None = None, clean=sanitize) -> Text:
     """HTML from a package as model text: sanitised to the model's subset, as HTML from any
-    source is (markup.sanitize: no script, no event handlers, no javascript: links)."""
-    from ....markup import sanitize
+    source is (no script, no event handlers, no javascript: links); `clean` is the item's
+    `TextReader.clean`, which tells what it removed."""
+    return Text(unicodedata.normalize("NFC", clean(html)), "html", lang)
 
-    return Text(unicodedata.normalize("NFC", sanitize(html)), "html", lang)
+
+def _drop(node) -> None:
+    """Take `node` out of its tree, keeping the text after it."""
+    parent, previous = node.getparent(), node.getprevious()
+    if parent is None:
+        return
+    if previous is not None:
+        previous.tail = (previous.tail or "") + (node.tail or "")
+    else:
+        parent.text = (parent.text or "") + (node.tail or "")
+    parent.remove(node)
 
 
 def unindent(node) -> None:

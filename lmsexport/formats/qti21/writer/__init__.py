@@ -66,7 +66,8 @@ def _item(quiz: Quiz, question: Question, log: Log, assets: dict,
           advise_canvas: bool) -> tuple[object, ItemInfo, set]:
     text = TextWriter(log, quiz.where(question), assets)
     points = text.number(question.points, "points")
-    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, advise_canvas)
+    context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, quiz.scoring_of(question),
+                            advise_canvas)
     parts = _KINDS[question.kind](context)
     title = question.title or default_title(question.prompt, question.id)
     root = _item_root(question.lang or quiz.lang)

@@ -75,15 +75,16 @@ class TextWriter:
         self.holders: set = set()
         """The elements holding text: written as built (`xml.serialize(verbatim=...)`)."""
 
-    def warn(self, code: str, message: str, hint: str = "") -> None:
-        self.log.warn(code, message, self.where, hint)
+    def warn(self, code: str, message: str, hint: str = "", span: SourceSpan | None = None) -> None:
+        self.log.warn(code, message, span or self.where, hint)
 
-    def number(self, value: float, what: str) -> str:
-        """`value` as QTI files carry it (7 decimals), with a warning when that rounds it."""
+    def number(self, value: float, what: str, part: object | None = None) -> str:
+        """`value` as QTI files carry it (7 decimals), with a warning (at `part`, an answer, where it
+        has a place) when that rounds it."""
         text = number(value)
         if float(text) != value:
             self.warn("W802", f"{what} {value!r} is written rounded to {text}",
-                      "QTI files written by lmsexport carry 7 decimals")
+                      "QTI files written by lmsexport carry 7 decimals", getattr(part, "source", None))
         return text
 
     def put(self, parent, text: Text) -> None:

@@ -16,7 +16,9 @@ from ....model import Choice, Description, Essay, Matching, MultipleChoice, Orde
 from ....text import words
 from ....xml import number, sub
 from .body import TextWriter
-from .processing import condition, set_outcome, share, show, value, variable, x
+from .processing import (
+    all_or_nothing, condition, counted_share, float_outcome, set_outcome, share, show, value, variable, x,
+)
 
 TRUE_FALSE_LABELS = {
     "en": ("True", "False"), "fr": ("Vrai", "Faux"), "de": ("Wahr", "Falsch"), "es": ("Verdadero", "Falso"),
@@ -30,7 +32,8 @@ TRUE_FALSE_LABELS = {
 
 @dataclass
 class Context:
-    """What a kind's writer needs: the question, its points as written, the quiz's shuffle."""
+    """What a kind's writer needs: the question, its points as written, the quiz's shuffle, and
+    the scoring policy the question is scored by (model.Quiz.scoring_of)."""
 
     question: Question
     points: str
@@ -38,6 +41,8 @@ class Context:
     lang: str | None
     text: TextWriter
     """Writes its texts and numbers, and its warnings."""
+    scoring: str
+    """The policy the question is scored by (model.Quiz.scoring_of)."""
     advise_canvas: bool = True
     """Warn where Canvas imports the item as less than it is (W803, W807, W809-W811): not when the
     same build writes the Canvas package (`--format canvas`), which carries those kinds."""
@@ -96,9 +101,13 @@ def write_true_false(context: Context) -> Parts:
 
 
 def _choices(context: Context, choices: tuple[Choice, ...], multiple: bool) -> Parts:
-    """choiceInteraction: `match_correct` for one-point single choice, else `map_response`."""
+    """choiceInteraction: `match_correct` for one-point single choice, else `map_response`;
+    multiple response scored all or nothing matches the correct response instead."""
     correct = [choice.id for choice in choices if choice.correct]
-    template = "match_correct" if not multiple and context.points == "1" else "map_response"
+    if multiple and context.scoring == "all_or_nothing":
+        template = all_or_nothing(context.points)
+    else:
+        template = "match_correct" if not multiple and context.points == "1" else "map_response"
     response = declaration(names.RESPONSE, "multiple" if multiple else "single", "identifier", correct)
     if template == "map_response":
         response.append(_choice_mapping(context.points, choices, multiple))
@@ -146,16 +155,19 @@ def write_essay(context: Context) -> Parts:
 
 def write_matching(context: Context) -> Parts:
     """matchInteraction: left items (the pair ids) in order, right items in an order that does
-    not give the answer away; one point share per right pair (`map_response`), no penalty."""
+    not give the answer away; partial: one point share per right pair (`map_response`), no
+    penalty; all or nothing: the correct response matched."""
     question: Matching = context.question
     rights = [pair.right for pair in question.pairs] + list(question.distractors)
     right_ids = [f"R{n}" for n in range(1, len(rights) + 1)]
     pairs = [f"{pair.id} {right_ids[n]}" for n, pair in enumerate(question.pairs)]
     response = declaration(names.RESPONSE, "multiple", "directedPair", pairs)
-    part = number(float(share(context.points, len(pairs))))
-    mapping = sub(response, "qti:mapping", {"lowerBound": "0", "upperBound": context.points, "defaultValue": "0"})
-    for pair in pairs:
-        sub(mapping, "qti:mapEntry", {"mapKey": pair, "mappedValue": part})
+    scoring = all_or_nothing(context.points) if context.scoring == "all_or_nothing" else "map_response"
+    if scoring == "map_response":
+        part = number(float(share(context.points, len(pairs))))
+        mapping = sub(response, "qti:mapping", {"lowerBound": "0", "upperBound": context.points, "defaultValue": "0"})
+        for pair in pairs:
+            sub(mapping, "qti:mapEntry", {"mapKey": pair, "mappedValue": part})
     interaction = x("matchInteraction", {"responseIdentifier": names.RESPONSE, "shuffle": _flag(context.shuffle),
                                          "maxAssociations": str(len(pairs))})
     left = sub(interaction, "qti:simpleMatchSet")
@@ -165,11 +177,13 @@ def write_matching(context: Context) -> Parts:
     for position in display_order(rights, fixed=len(question.pairs)):
         choice = sub(right, "qti:simpleAssociableChoice", {"identifier": right_ids[position], "matchMax": "0"})
         context.text.put(choice, rights[position])
-    return Parts([response], [interaction], "map_response", interactions=("matchInteraction",))
+    return Parts([response], [interaction], scoring, interactions=("matchInteraction",))
 
 
 def write_ordering(context: Context) -> Parts:
-    """orderInteraction, all or nothing: the whole order right gives the points."""
+    """orderInteraction. All or nothing: the whole order right gives the points. Partial: PLACED
+    counts the items in their right place (`index` picks the response's n-th item; NULL, no
+    match, when the response is shorter), and SCORE is that share of MAXSCORE."""
     question: Ordering = context.question
     context.canvas_advice("W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
                       "orderInteraction as an error question (\"No question type used\")",
@@ -180,13 +194,21 @@ def write_ordering(context: Context) -> Parts:
     for position in display_order([item.text for item in question.items]):
         item = question.items[position]
         context.text.put(sub(interaction, "qti:simpleChoice", {"identifier": item.id}), item.text)
-    if context.points == "1":
-        scoring = "match_correct"
-    else:
-        test = x("match", None, variable(names.RESPONSE), x("correct", {"identifier": names.RESPONSE}))
-        scoring = [condition((test, [set_outcome(names.SCORE, variable(names.MAXSCORE))]),
-                             (None, [set_outcome(names.SCORE, value("float", "0"))]))]
-    return Parts([response], [interaction], scoring, interactions=("orderInteraction",))
+    parts = Parts([response], [interaction], interactions=("orderInteraction",))
+    if context.scoring == "all_or_nothing":
+        parts.scoring = all_or_nothing(context.points)
+        return parts
+    parts.outcomes.append(float_outcome(names.PLACED, "0"))
+    parts.scoring = [_placed(position, item.id) for position, item in enumerate(question.items, 1)]
+    parts.scoring.append(counted_share(names.PLACED, len(question.items)))
+    return parts
+
+
+def _placed(position: int, item_id: str):
+    """PLACED + 1 when the response's item at `position` (from 1) is `item_id`."""
+    picked = x("index", {"n": str(position)}, variable(names.RESPONSE))
+    added = x("sum", None, variable(names.PLACED), value("float", "1"))
+    return condition((x("match", None, picked, value("identifier", item_id)), [set_outcome(names.PLACED, added)]))
 
 
 def write_description(context: Context) -> Parts:

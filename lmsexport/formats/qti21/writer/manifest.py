@@ -3,7 +3,7 @@
 QTI 2.1 info model, 6 (tests) and the packaging profile (IMS CP 1.1.4, IMS MD 1.2):
 https://www.imsglobal.org/question/qtiv2p1/imsqti_intgv2p1.html
 Part of the QTI writer (writers/qti21.py). The shape follows what Canvas's importer needs
-(canvas-lms `gems/plugins/qti_exporter`; see lmsexport/qti21.py and docs/formats/qti21.md).
+(canvas-lms `gems/plugins/qti_exporter`; see names.py and docs/formats/qti21.md).
 """
 
 from __future__ import annotations

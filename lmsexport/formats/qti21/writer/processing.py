@@ -80,6 +80,30 @@ def template_rules(template: str):
                      (None, [set_outcome(names.SCORE, x("mapResponse", {"identifier": names.RESPONSE}))]))
 
 
+def all_or_nothing(points: str) -> str | list:
+    """Scoring that gives the points for the correct response only: `match_correct` when the item
+    is worth 1 (the template sets SCORE to 1), else the same test setting SCORE to MAXSCORE."""
+    if points == "1":
+        return "match_correct"
+    test = x("match", None, variable(names.RESPONSE), x("correct", {"identifier": names.RESPONSE}))
+    return [condition((test, [set_outcome(names.SCORE, variable(names.MAXSCORE))]),
+                      (None, [set_outcome(names.SCORE, value("float", "0"))]))]
+
+
+def counted_share(counter: str, parts: int):
+    """SCORE = MAXSCORE * counter / parts: equal shares of the points, and exactly the points
+    when every part counts (no sum of rounded shares)."""
+    fraction = x("divide", None, variable(counter), value("float", str(parts)))
+    return set_outcome(names.SCORE, x("product", None, variable(names.MAXSCORE), fraction))
+
+
+def all_counted(counter: str, parts: int):
+    """SCORE = MAXSCORE when the counter reached `parts` (every part in full), else 0."""
+    test = x("gte", None, variable(counter), value("float", str(parts)))
+    return condition((test, [set_outcome(names.SCORE, variable(names.MAXSCORE))]),
+                     (None, [set_outcome(names.SCORE, value("float", "0"))]))
+
+
 @built_once
 def full_marks():
     """The test for "the answer earns full marks": SCORE >= MAXSCORE."""

@@ -19,7 +19,9 @@ from ....model import Answer, FillBlanks, Gap, Numeric, ShortAnswer, Text
 from ....xml import sub
 from .body import gap_token
 from .kinds import Context, Parts, declaration
-from .processing import condition, credit_value, float_outcome, set_outcome, show, value, variable, x
+from .processing import (
+    all_counted, condition, counted_share, credit_value, float_outcome, set_outcome, show, value, variable, x,
+)
 
 
 def write_short_answer(context: Context) -> Parts:
@@ -45,8 +47,8 @@ def write_numeric(context: Context) -> Parts:
         context.canvas_advice("W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
                           "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
                           "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
-    written = [(context.text.number(a.value, "an answer"),
-                context.text.number(a.tolerance, "a tolerance") if a.tolerance else None)
+    written = [(context.text.number(a.value, "an answer", a),
+                context.text.number(a.tolerance, "a tolerance", a) if a.tolerance else None)
                for a in question.answers]
     full = next(n for n, answer in enumerate(question.answers) if answer.credit == 100)
     response = declaration(names.RESPONSE, "single", "float", [written[full][0]])
@@ -54,10 +56,23 @@ def write_numeric(context: Context) -> Parts:
               for a in question.answers]
     tests = [_equal(*pair) for pair in written]
     scoring = condition(*zip(tests, scores, strict=True), (None, [set_outcome(names.SCORE, value("float", "0"))]))
-    parts = Parts([response], [x("div", None, _text_entry(names.RESPONSE))], [scoring],
-                  interactions=("textEntryInteraction",))
+    parts = Parts([response], [_number_entry(context, question)], [scoring], interactions=("textEntryInteraction",))
     _feedback_chain(parts, question.answers, lambda n: _equal(*written[n]), names.choice_feedback_identifier)
     return parts
+
+
+def _number_entry(context: Context, question: Numeric):
+    """The answer box, and the question's unit after it (`<span class="unit">`, which the reader
+    reads back): QTI 2.1 has no units, so a response is the number alone."""
+    entry = _text_entry(names.RESPONSE)
+    if question.unit is None:
+        return x("div", None, entry)
+    context.text.warn("W812", f"question {question.id}: QTI 2.1 has no units: {question.unit} is shown after the "
+                      "answer box, and learners type the number alone (a response with the unit is no number to a "
+                      "QTI engine)", "say so in the question if learners may not expect it; Moodle XML and SCORM "
+                      "packages take the number with or without its unit")
+    entry.tail = " "
+    return x("div", None, entry, x("span", {"class": names.UNIT_CLASS}, text=question.unit))
 
 
 def _equal(number_: str, tolerance: str | None):
@@ -70,8 +85,10 @@ def _equal(number_: str, tolerance: str | None):
 
 def write_fill_blanks(context: Context) -> Parts:
     """The text with its gaps in one div. Each gap's mapping gives its credit as a fraction
-    (1 = right), added up in GAPS; SCORE = MAXSCORE * GAPS / number of gaps, so the gaps share
-    the points equally and all gaps right give exactly the points (no sum of rounded shares)."""
+    (1 = right), added up in GAPS. Partial: SCORE = MAXSCORE * GAPS / number of gaps, so the
+    gaps share the points equally and all gaps right give exactly the points (no sum of rounded
+    shares). All or nothing: SCORE = MAXSCORE when GAPS is the number of gaps (each credit is
+    at most 1, so only when every gap is right in full), else 0."""
     question: FillBlanks = context.question
     parts = Parts(stem=False, interactions=_gap_interactions(question), outcomes=[float_outcome(names.GAPS, "0")])
     if len(parts.interactions) > 1:
@@ -97,8 +114,10 @@ def write_fill_blanks(context: Context) -> Parts:
             interactions[gap.id] = _inline_choice(context, identifier, gap)
             parts.scoring.append(_mapped_gap_score(identifier))
             _choice_gap_feedback(parts, identifier, gap)
-    fraction = x("divide", None, variable(names.GAPS), value("float", str(len(question.gaps))))
-    parts.scoring.append(set_outcome(names.SCORE, x("product", None, variable(names.MAXSCORE), fraction)))
+    if context.scoring == "all_or_nothing":
+        parts.scoring.append(all_counted(names.GAPS, len(question.gaps)))
+    else:
+        parts.scoring.append(counted_share(names.GAPS, len(question.gaps)))
     marked = "".join(part if isinstance(part, str) else gap_token(part.id) for part in question.segments)
     stem = x("div")
     # The segments are plain text (model.FillBlanks), whatever the prompt's format.

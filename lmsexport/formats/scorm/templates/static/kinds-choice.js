@@ -6,7 +6,8 @@
  *   hint(q)             the instruction under the prompt
  *   render(q, view)     the controls; view = {answer, locked, order(key), announce(text)}
  *   read(q, form)       {answer} from the controls, or {error: message key}
- *   credit(q, answer)   share of the points, 0..1, or null for answers a person marks
+ *   credit(q, answer)   share of the points, 0..1, under the partial policy (player.js
+ *                       applies all or nothing), or null for answers a person marks
  *   remarks(q, answer)  the feedback of the options picked / the answers matched
  *   given(q, answer), expected(q)   the learner's and the correct answer, as nodes
  *   interaction(q, answer)          {type, response, correct: [patterns]} for the adapter

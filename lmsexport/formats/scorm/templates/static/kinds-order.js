@@ -1,7 +1,8 @@
 /* lmsexport quiz player: matching (a drop-down per left item) and ordering (move up / down).
  *
  * The kind interface is described in kinds-choice.js. Matching earns a share per pair
- * matched right; ordering is all or nothing. Both work with the keyboard alone: a select
+ * matched right; ordering a share per item in its right place (player.js makes either all or
+ * nothing when the question is scored so). Both work with the keyboard alone: a select
  * is a native control, and ordering moves items with buttons, not by dragging.
  */
 (function (ns) {
@@ -125,7 +126,8 @@
       return list;
     },
     read: (question, form) => ({ answer: [...form.querySelectorAll(".order-item")].map((row) => row.dataset.id) }),
-    credit: (question, ids) => (ids.every((id, index) => question.items[index].id === id) ? 1 : 0),
+    credit: (question, ids) =>
+      question.items.filter((item, index) => ids[index] === item.id).length / question.items.length,
     remarks: () => [],
     given: (question, ids) => itemList(question, ids),
     expected: (question) => itemList(question, question.items.map((item) => item.id)),

@@ -99,8 +99,12 @@
     return restored;
   }
 
-  /** Share of the points earned (0..1), or null for an answer a person marks (an essay). */
-  const credit = (question, answer) => kindOf(question).credit(question, answer);
+  /** Share of the points earned (0..1), or null for an answer a person marks (an essay). A kind's
+   *  credit() is the partial policy; all or nothing keeps full marks only (docs/scoring.md). */
+  function credit(question, answer) {
+    const share = kindOf(question).credit(question, answer);
+    return question.scoring === "all_or_nothing" && share !== null && share < 1 ? 0 : share;
+  }
 
   function verdict(question, answer) {
     const share = credit(question, answer);

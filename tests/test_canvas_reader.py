@@ -189,7 +189,17 @@ def test_html_from_canvas_goes_through_the_sanitiser_and_images_it_lacks_are_war
         ("W877", "question q1: the image '$IMS-CC-FILEBASE$/gone.png' is left out: the package does not hold it"),
         ("W877", "question q1: the link to the package's file 'notes.pdf' is left out (its text is kept): lmsexport "
                  "carries a quiz's images only"),
+        ("W010", "question q1: removed <script>, the onclick attribute, a javascript: link from the prompt"),
     ]
+
+
+def test_a_question_whose_text_the_sanitiser_empties_is_skipped():
+    def change(root):
+        _items(root)[1].find(f"{Q}presentation/{Q}material/{Q}mattext").text = "<script>alert(1)</script>"
+    quiz, notes = _read(_changed(change))
+    assert "q1" not in [q.id for q in quiz.questions]
+    assert notes == [("W010", "question q1: removed <script> from the prompt"),
+                     ("W872", "question q1 is left out: the prompt has nothing left to show once <script> is removed")]
 
 
 def test_several_quizzes_of_one_package_are_read_as_one_with_a_warning():

@@ -21,7 +21,7 @@ from . import processing
 from .items import Item, Skip
 from .kinds import read_question
 from .package import Document
-from .text import TextReader, local
+from .text import Emptied, TextReader, local
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -131,6 +131,10 @@ class Questions:
             question = read_question(item)
         except Skip as skip:
             self.log.warn(skip.code, f"question {question_id} is left out: {skip}", span, skip.hint)
+            return
+        except Emptied as emptied:
+            self.log.warn("W872", f"question {question_id} is left out: {emptied}", span,
+                          "write the text itself: lmsexport keeps no scripts, frames or other unsafe HTML")
             return
         except ModelError as exc:
             self.log.warn("W872", f"question {question_id} is left out: {exc}", span, "check the question in the source LMS")

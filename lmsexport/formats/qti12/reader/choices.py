@@ -14,7 +14,7 @@ from .. import names
 from ....ids import letters
 from ....model import Choice, Matching, MatchPair, MultipleChoice, OrderItem, Ordering, Question, Text, TrueFalse
 from . import processing
-from .items import Item, Skip, common
+from .items import Item, Skip, common, span
 from .text import local
 from ....text import words
 
@@ -59,8 +59,9 @@ def _options(item: Item, lid, response: str, right: set[str]) -> list[Choice]:
     for label in item.labels(lid):
         ident = label.get("ident", "")
         feedback = item.feedback(*shown.get((response, ident), []), names.answer_feedback(ident))
-        options.append(Choice(id=letters(len(options)), text=item.text([label]), correct=ident in right,
-                              feedback=feedback))
+        choice_id = letters(len(options))
+        options.append(Choice(id=choice_id, text=item.text([label], f"option {choice_id}"), correct=ident in right,
+                              feedback=feedback, source=span(item, label)))
     return options
 
 
@@ -107,15 +108,15 @@ def read_matching(item: Item, meta: dict[str, str], declared: str | None = names
     for lid in lids:
         for label in item.labels(lid):
             if label.get("ident", "") not in options:
-                options[label.get("ident", "")] = item.text([label])
+                options[label.get("ident", "")] = item.text([label], f"the option {label.get('ident', '')!r}")
     pairs, matched = [], []
     for lid in lids:
-        left = item.text([child for child in lid if local(child) == "material"])
+        left = item.text([child for child in lid if local(child) == "material"], f"left item {len(pairs) + 1}")
         right = processing.right_values(item.conditions, lid.get("ident", ""))
         if not right or right[0] not in options:
             raise Skip(f"the left item {words(left)!r} has no match", "give every left item its match in the source LMS")
         matched.append(right[0])
-        pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=options[right[0]]))
+        pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=options[right[0]], source=span(item, lid)))
     if len(pairs) < 2:
         raise Skip(f"a matching question needs two pairs or more, this one has {len(pairs)}")
     if declared is None and all(_blank(pair.right) for pair in pairs):
@@ -157,5 +158,6 @@ def read_ordering(item: Item, meta: dict[str, str]) -> Question:
     order = processing.right_values(item.conditions, lid.get("ident", ""))
     if sorted(order) != sorted(labels) or len(labels) < 2:
         raise Skip("its right order does not name each of its items once", "check the question in the source LMS")
-    items = tuple(OrderItem(id=letters(n), text=item.text([labels[ident]])) for n, ident in enumerate(order))
+    items = tuple(OrderItem(id=letters(n), text=item.text([labels[ident]], f"item {n + 1}"),
+                            source=span(item, labels[ident])) for n, ident in enumerate(order))
     return Ordering(**common(item, meta), items=items)

@@ -20,7 +20,7 @@ from ....diagnostics import Log, SourceSpan
 from ....model import Question, Text
 from . import processing
 from .processing import Condition
-from .text import TextReader, local, materials
+from .text import TextReader, Where, local, materials
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 BLACKBOARD_SKIPPED = {
@@ -71,18 +71,23 @@ class Item:
         self.conditions = processing.conditions(self.node)
         self.feedback_nodes = {node.get("ident", ""): node for node in self.node if local(node) == "itemfeedback"}
 
+    @property
+    def where(self) -> Where:
+        return Where(self.log, f"question {self.id}", self.span)
+
     def warn(self, code: str, message: str, hint: str = "") -> None:
-        self.log.warn(code, f"question {self.id}: {message}", self.span, hint)
+        self.where.warn(code, message, hint)
 
     @property
     def effective_lang(self) -> str | None:
         return self.lang or self.quiz_lang
 
-    def text(self, holders: list, stem: bool = False) -> Text:
-        return self.texts.text(holders, self.warn, self.effective_lang, stem)
+    def text(self, holders: list, part: str, stem: bool = False) -> Text:
+        """A text of the item (`part` names it in messages: `the prompt`, `option b`)."""
+        return self.texts.text(holders, self.where, part, self.effective_lang, stem)
 
-    def words(self, holders: list, what: str) -> str:
-        return self.texts.words(holders, self.warn, what)
+    def words(self, holders: list, part: str) -> str:
+        return self.texts.words(holders, self.where, part)
 
     def feedback(self, *idents: str) -> Text | None:
         """The text of the first of `idents` the item has, which is then placed in the model."""
@@ -90,7 +95,7 @@ class Item:
             node = self.feedback_nodes.get(ident)
             if node is not None:
                 self.placed.add(ident)
-                text = self.text([node])
+                text = self.text([node], f"its feedback {ident!r}")
                 return text if text.value else None
         return None
 
@@ -107,12 +112,17 @@ class Item:
         from ....text import shorten, words
 
         for ident, node in self.feedback_nodes.items():
-            shown = words(self.text([node])) if ident not in self.placed else ""
+            shown = words(self.text([node], f"its feedback {ident!r}")) if ident not in self.placed else ""
             if shown:
                 self.warn("W874", f"its feedback {ident!r} ({shorten(shown, 40)!r}) is left out: it is shown on a "
                           "condition lmsexport has no place for (it keeps feedback for any answer, a right one, a "
                           "wrong one, and each option's)", "put what it says into the question's feedback for right "
                           "or wrong answers")
+
+
+def span(item: Item, node) -> SourceSpan:
+    """Where a part of the item (an option, a pair, an answer) is written."""
+    return SourceSpan(item.span.source, node.sourceline or item.span.line)
 
 
 def metadata(item) -> dict[str, str]:
@@ -133,7 +143,7 @@ def common(item: Item, meta: dict[str, str], scored: bool = True) -> dict:
     """The fields every kind has: id, title, language, points, question text and feedback. A kind
     calls it once it has placed its answers' feedback (which a generic reading would take)."""
     presentation = next((node for node in item.node if local(node) == "presentation"), None)
-    prompt = item.text(materials(presentation) if presentation is not None else [], stem=True)
+    prompt = item.text(materials(presentation) if presentation is not None else [], "the prompt", stem=True)
     fields = {"id": item.id, "lang": item.lang, "points": _points(item, meta) if scored else 0.0, "prompt": prompt,
               "source": item.span}
     fields["title"] = _title(item.node.get("title"), prompt, item.id)

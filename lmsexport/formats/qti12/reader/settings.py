@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import names
 from ....diagnostics import Log, SourceSpan
 from ....model import Settings, Text
-from .text import TextReader, local
+from .text import Emptied, TextReader, Where, local
 
 _LEFT_OUT = {
     "quiz_type": lambda v: v not in ("", "assignment"),
@@ -57,8 +57,11 @@ def read_settings(meta, assessment, texts: TextReader, log: Log, span: SourceSpa
     settings = Settings(shuffle=fields.get("shuffle_answers") == "true", feedback="end",
                         attempts=_attempts(attempts, warn), time_limit=_seconds(minutes, warn))
     description = fields.get("description")
-    text = texts.html(description, lambda code, message, hint: warn(code, f"the description: {message}", hint),
-                      lang) if description and description.strip() else None
+    try:
+        text = texts.html(description, Where(log, "the quiz", span), "its description", lang) if description and \
+            description.strip() else None
+    except Emptied:
+        text = None  # what the sanitiser removed, leaving nothing, is its warning (W010)
     left_out = [f"{name} {value}" for name, value in _all_fields(meta) if name in _LEFT_OUT and _LEFT_OUT[name](value)]
     if fields.get("scoring_policy", "keep_highest") != "keep_highest" and settings.attempts != 1:
         left_out.insert(0, f"scoring_policy {fields['scoring_policy']}")

@@ -17,11 +17,12 @@ import copy
 import html as entities
 import posixpath
 import unicodedata
-from typing import Callable
+from dataclasses import dataclass
 
 from .. import names
+from ....diagnostics import Diagnostic, Log, SourceSpan
 from ....images import image_problem
-from ....markup import sanitize
+from ....markup import Sanitiser
 from ....model import MEDIA_TYPES, XML_ILLEGAL, Asset, ModelError, Text
 from ....paths import unsafe_path
 
@@ -29,8 +30,23 @@ _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _RESPONSES = frozenset({"response_lid", "response_str", "response_num", "response_xy", "response_grp",
                         "response_extension"})
 _WEB = ("http://", "https://", "data:", "mailto:")
-Warn = Callable[[str, str, str], None]
-"""How a text reports what it leaves out: warn(code, message, hint), located at its question."""
+
+
+@dataclass
+class Where:
+    """Where texts are read, for their messages: the log, what they belong to (`question q3`,
+    `the quiz`) and its place in the file."""
+
+    log: Log
+    subject: str
+    span: SourceSpan
+
+    def warn(self, code: str, message: str, hint: str = "") -> None:
+        self.log.warn(code, f"{self.subject}: {message}", self.span, hint)
+
+
+class Emptied(Exception):
+    """A text the sanitiser leaves with nothing to show (E010's message): its question is skipped."""
 
 
 def local(node) -> str:
@@ -58,48 +74,54 @@ class TextReader:
     def __init__(self, files: dict[str, bytes], path: str, assets: dict[str, Asset]):
         self.files, self.path, self.assets = files, path, assets
 
-    def text(self, holders: list, warn: Warn, lang: str | None = None, stem: bool = False) -> Text:
+    def text(self, holders: list, where: Where, part: str, lang: str | None = None, stem: bool = False) -> Text:
         """The text of `holders` (material elements, or elements holding them), as the model keeps
         it; `lang` is the question's language, which a text in it does not repeat; a `stem` (the
-        question text) loses the `<div>` the exporter wraps it in."""
-        parts = [part for holder in holders for part in self._parts(holder, warn)]
+        question text) loses the `<div>` the exporter wraps it in. `part` names it in messages."""
+        parts = [piece for holder in holders for piece in self._parts(holder, where)]
         if all(kind == "plain" for kind, _, _ in parts):
             value = "".join(value for _, value, _ in parts)
             langs = {part_lang for _, _, part_lang in parts} - {None}
             return Text(_clean(value), "plain", _own(langs.pop() if len(langs) == 1 else None, lang))
         fragment = "".join(value if kind == "html" else entities.escape(value, quote=False) for kind, value, _ in parts)
-        return self.html(fragment, warn, lang, stem)
+        return self.html(fragment, where, part, lang, stem)
 
-    def words(self, holders: list, warn: Warn, what: str) -> str:
+    def words(self, holders: list, where: Where, part: str) -> str:
         """The words of a place the model keeps as plain text (a blank's answer, a fill-in text)."""
-        text = self.text(holders, warn)
+        text = self.text(holders, where, part)
         if text.format == "plain":
             return text.value
         from ....text import html_words
 
         words = html_words(text.value)
-        warn("W879", f"{what} is plain text in lmsexport: its HTML is reduced to its words ({words!r})",
-             "nothing to do, unless the formatting mattered")
+        where.warn("W879", f"{part} is plain text in lmsexport: its HTML is reduced to its words ({words!r})",
+                   "nothing to do, unless the formatting mattered")
         return words
 
-    def html(self, fragment: str, warn: Warn, lang: str | None, stem: bool = False) -> Text:
-        """An HTML fragment from the package as model text (see the module docstring)."""
+    def html(self, fragment: str, where: Where, part: str, lang: str | None, stem: bool = False) -> Text:
+        """An HTML fragment from the package as model text (see the module docstring), through the
+        one sanitiser: what it removes is a warning (W010), a text it empties stops the question."""
         root = names.fragment(_clean(fragment))
         text_lang = _unwrap(root, stem)
         for image in list(root.iter("img")):
-            self._image(image, warn)
+            self._image(image, where)
         for link in list(root.iter("a")):
-            self._link(link, warn)
+            self._link(link, where)
         text_lang = _own(text_lang, lang)
         value = lines(root)
         if value is not None and "\\(" not in value and "\\[" not in value:
             return Text(_clean(value), "plain", text_lang)
-        return Text(_clean(sanitize(_serialised(root))), "html", text_lang)
+        problems: list[Diagnostic] = []
+        cleaned = Sanitiser(where.log, problems)(_serialised(root), question=where.subject, part=part,
+                                                 span=where.span)
+        if cleaned is None:
+            raise Emptied(problems[0].message.removeprefix(f"{where.subject}: "))
+        return Text(_clean(cleaned), "html", text_lang)
 
-    def _parts(self, holder, warn: Warn) -> list[tuple[str, str, str | None]]:
+    def _parts(self, holder, where: Where) -> list[tuple[str, str, str | None]]:
         """(plain or html, content, language) for each piece of a material, in order."""
         if local(holder) != "material":
-            return [part for material in materials(holder) for part in self._parts(material, warn)]
+            return [part for material in materials(holder) for part in self._parts(material, where)]
         parts = []
         for child in holder:
             name = local(child)
@@ -113,11 +135,11 @@ class TextReader:
             elif name == "mat_extension" and any(local(c) == "mat_formattedtext" for c in child):
                 parts += [_formatted(c) for c in child if local(c) == "mat_formattedtext"]
             elif name:
-                warn("W874", f"its <{name}> material is left out: lmsexport carries text and images",
-                     "put what it shows into the text")
+                where.warn("W874", f"its <{name}> material is left out: lmsexport carries text and images",
+                           "put what it shows into the text")
         return parts
 
-    def _image(self, image, warn: Warn) -> None:
+    def _image(self, image, where: Where) -> None:
         equation = names.equation_tex(image.attrib)
         if equation is not None:
             tex, display = equation
@@ -130,7 +152,7 @@ class TextReader:
         if problem is None:
             image.set("src", path)
             return
-        warn("W877", f"the image {src!r} is left out: {problem}", "add the image file to the package")
+        where.warn("W877", f"the image {src!r} is left out: {problem}", "add the image file to the package")
         _replace(image, "")
 
     def _file(self, src: str) -> tuple[str, str | None]:
@@ -171,13 +193,13 @@ class TextReader:
         name = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), relative))
         return name if name in self.files else None
 
-    def _link(self, link, warn: Warn) -> None:
+    def _link(self, link, where: Where) -> None:
         """A link to a file of the package (not an image) cannot travel: its text stays."""
         href = link.get("href", "")
         if names.media_path(href) is None:
             return
-        warn("W877", f"the link to the package's file {names.media_path(href)!r} is left out (its text is kept): "
-             "lmsexport carries a quiz's images only", "link to the file where it is published on the web")
+        where.warn("W877", f"the link to the package's file {names.media_path(href)!r} is left out (its text is "
+                   "kept): lmsexport carries a quiz's images only", "link to the file where it is published on the web")
         link.drop_tag()
 
 

@@ -21,7 +21,7 @@ from ....ids import letters
 from ....model import (Answer, Choice, Description, Essay, FillBlanks, Gap, Numeric, NumericAnswer, Question,
                        ShortAnswer, Text, is_identifier)
 from . import processing
-from .items import Item, Skip, common
+from .items import Item, Skip, common, span
 from .processing import Condition
 from .text import lines
 
@@ -46,7 +46,8 @@ def read_short_answer(item: Item, meta: dict[str, str]) -> Question:
             text = _literal(value)
             if text.strip() and text not in answers:
                 feedback = item.feedback(*shown.get((response, value), []))
-                answers[text] = Answer(text=text, credit=_credit(condition, best), feedback=feedback)
+                answers[text] = Answer(text=text, credit=_credit(condition, best), feedback=feedback,
+                                       source=span(item, condition.node))
     case = any(test.node.get("case", "No").lower() == "yes" for c in scoring for test in c.tests)
     return ShortAnswer(**common(item, meta), answers=tuple(answers.values()), case_sensitive=case)
 
@@ -66,7 +67,7 @@ def read_numeric(item: Item, meta: dict[str, str]) -> Question:
         value, tolerance = found
         shown = [ident for ident in condition.shows if ident not in _KNOWN_FEEDBACK]
         answers.append(NumericAnswer(value=float(value), tolerance=float(tolerance), credit=_credit(condition, best),
-                                     feedback=item.feedback(*shown)))
+                                     feedback=item.feedback(*shown), source=span(item, condition.node)))
     if not any(answer.credit == 100 for answer in answers):
         raise Skip("none of its accepted numbers can be read", "give it an exact answer or a range in the source LMS")
     return Numeric(**common(item, meta), answers=tuple(answers))
@@ -180,7 +181,7 @@ def _typed_gap(item: Item, lid, gap_id: str) -> Gap:
         text = _literal(item.words([label], f"an answer of the blank {gap_id!r}"))
         if text and text not in answers:
             feedback = item.feedback(*shown.get((lid.get("ident"), ident), []), names.answer_feedback(ident))
-            answers[text] = Answer(text=text, feedback=feedback)
+            answers[text] = Answer(text=text, feedback=feedback, source=span(item, label))
     if not answers:
         raise Skip(f"the blank {gap_id!r} has no accepted answer", "give every blank an answer in the source LMS")
     return Gap(id=gap_id, answers=tuple(answers.values()))
@@ -194,8 +195,9 @@ def _dropdown_gap(item: Item, lid, gap_id: str) -> Gap:
     for label in item.labels(lid):
         ident = label.get("ident", "")
         feedback = item.feedback(*shown.get((lid.get("ident"), ident), []), names.answer_feedback(ident))
-        choices.append(Choice(id=letters(len(choices)), text=item.text([label]), correct=bool(right) and
-                              ident == right[0], feedback=feedback))
+        choice_id = letters(len(choices))
+        choices.append(Choice(id=choice_id, text=item.text([label], f"choice {choice_id} of the blank {gap_id!r}"),
+                              correct=bool(right) and ident == right[0], feedback=feedback, source=span(item, label)))
     if sum(choice.correct for choice in choices) != 1:
         raise Skip(f"the drop-down {gap_id!r} has no right choice", "mark its right choice in the source LMS")
     return Gap(id=gap_id, choices=tuple(choices))

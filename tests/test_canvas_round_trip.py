@@ -78,9 +78,11 @@ class _Carried:
 
     def kind(self, question, context):
         if isinstance(question, MultipleChoice):
+            choices = [dataclasses.replace(c, text=self.material(c.text, context),
+                                           feedback=self.material(c.feedback, context)) for c in question.choices]
+            kept = [c for c in choices if c.correct or not _blank(c.text)]  # empty wrong options (W875)
             return dataclasses.replace(question, choices=tuple(
-                Choice(id=_letter(n), text=self.material(c.text, context), correct=c.correct,
-                       feedback=self.material(c.feedback, context)) for n, c in enumerate(question.choices)))
+                dataclasses.replace(c, id=_letter(n)) for n, c in enumerate(kept if len(kept) >= 2 else choices)))
         if isinstance(question, ShortAnswer):
             answers = _accepted(question.answers)
             if not answers:  # written as an essay (W862), with the feedback of the short answer
@@ -111,8 +113,11 @@ class _Carried:
         rights = [_words(pair.right) for pair in question.pairs]
         listed = sorted(dict.fromkeys(rights + [_words(t) for t in question.distractors]),
                         key=lambda t: (" ".join(t.casefold().split()), t))
-        pairs = tuple(MatchPair(id=_letter(n), left=self.material(pair.left, context), right=Text(right))
-                      for n, (pair, right) in enumerate(zip(question.pairs, rights)))
+        pairs = [MatchPair(id="p", left=self.material(pair.left, context), right=Text(right))
+                 for pair, right in zip(question.pairs, rights)]
+        kept = [p for p in pairs if not (_blank(p.left) and _blank(p.right))]  # empty rows (W875)
+        pairs = tuple(dataclasses.replace(p, id=_letter(n)) for n, p in enumerate(kept if len(kept) >= 2 else pairs))
+        rights = [pair.right.value for pair in pairs]
         distractors = tuple(Text(t) for t in listed if t not in rights and t.split())
         return dataclasses.replace(question, pairs=pairs, distractors=distractors)
 
@@ -170,6 +175,12 @@ def _words(text: Text) -> str:
     if text.format == "plain" and "\n" not in text.value and not text.lang:
         return text.value
     return " ".join(html.fragment_fromstring(text.html(), create_parent="div").text_content().split())
+
+
+def _blank(text: Text) -> bool:
+    from lmsexport.text import words
+
+    return not words(text) and "<img" not in text.value
 
 
 def _accepted(answers) -> tuple[Answer, ...]:

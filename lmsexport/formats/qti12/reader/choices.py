@@ -10,6 +10,8 @@ ids are given by position (`a`, `b`, ...): Canvas's answer idents are numbers.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .. import names
 from ....ids import letters
 from ....model import Choice, Matching, MatchPair, MultipleChoice, OrderItem, Ordering, Question, Text, TrueFalse
@@ -53,16 +55,22 @@ def _one_lid(item: Item):
 
 
 def _options(item: Item, lid, response: str, right: set[str]) -> list[Choice]:
-    """The options of a list, in order, each with the feedback shown when it is picked."""
+    """The options of a list, in order, each with the feedback shown when it is picked; wrong
+    options with nothing to show (Canvas keeps the answers a teacher left empty) are left out
+    while two options remain."""
     shown = processing.answer_feedback(item.conditions)
-    options = []
-    for label in item.labels(lid):
+    found = []
+    for n, label in enumerate(item.labels(lid)):
         ident = label.get("ident", "")
         feedback = item.feedback(*shown.get((response, ident), []), names.answer_feedback(ident))
-        choice_id = letters(len(options))
-        options.append(Choice(id=choice_id, text=item.text([label], f"option {choice_id}"), correct=ident in right,
-                              feedback=feedback, source=span(item, label)))
-    return options
+        found.append((ident, Choice(id=letters(n), text=item.text([label], f"option {letters(n)}"),
+                                    correct=ident in right, feedback=feedback, source=span(item, label))))
+    kept = [choice for ident, choice in found if ident in right or not _blank(choice.text)]
+    if len(kept) < len(found) and len(kept) >= 2:
+        item.warn("W875", f"{len(found) - len(kept)} wrong option(s) with nothing to show are left out (Canvas shows "
+                  "them as empty options)", "delete empty answers in the source LMS")
+        found = [(None, choice) for choice in kept]
+    return [dataclasses.replace(choice, id=letters(n)) for n, (_, choice) in enumerate(found)]
 
 
 def _partial(item: Item, lesser: list[str], lid) -> None:
@@ -117,6 +125,7 @@ def read_matching(item: Item, meta: dict[str, str], declared: str | None = names
             raise Skip(f"the left item {words(left)!r} has no match", "give every left item its match in the source LMS")
         matched.append(right[0])
         pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=options[right[0]], source=span(item, lid)))
+    pairs, matched = _without_blank_pairs(item, pairs, matched)
     if len(pairs) < 2:
         raise Skip(f"a matching question needs two pairs or more, this one has {len(pairs)}")
     if declared is None and all(_blank(pair.right) for pair in pairs):
@@ -132,6 +141,17 @@ def read_matching(item: Item, meta: dict[str, str], declared: str | None = names
             shown.add(text.value)
             distractors.append(text)
     return Matching(**common(item, meta), pairs=tuple(pairs), distractors=tuple(distractors))
+
+
+def _without_blank_pairs(item: Item, pairs: list[MatchPair], matched: list[str]) -> tuple[list, list]:
+    """The pairs but those with nothing to show on either side (rows a teacher left empty), while
+    two pairs remain."""
+    kept = [n for n, pair in enumerate(pairs) if not (_blank(pair.left) and _blank(pair.right))]
+    if len(kept) == len(pairs) or len(kept) < 2:
+        return pairs, matched
+    item.warn("W875", f"{len(pairs) - len(kept)} pair(s) with nothing to show on either side are left out (Canvas "
+              "shows them as empty rows)", "delete empty pairs in the source LMS")
+    return [dataclasses.replace(pairs[n], id=letters(i)) for i, n in enumerate(kept)], [matched[n] for n in kept]
 
 
 def _blank(text: Text) -> bool:

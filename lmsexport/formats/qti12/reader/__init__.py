@@ -86,7 +86,8 @@ def _notes(holders: list, banks: list[Document], found: Questions, log: Log, spa
     if len(holders) > 1:
         titles = ", ".join(repr(node.get("title") or node.get("ident", "")) for _, node in holders)
         log.warn("W878", f"the file holds {len(holders)} quizzes or banks ({titles}): their questions are read as one "
-                 "quiz, with the first one's title and settings", span, "export the quizzes one by one to keep them apart")
+                 "quiz, with the first one's title and settings", span,
+                 "export the quizzes one by one to keep them apart")
     if any(local(node) == "assessment" for _, node in holders):
         unread = [repr(_bank_title(holder) or holder.get("ident", "")) for bank in banks
                   for holder in bank.holders("objectbank") if holder.get("ident", "") not in found.banks_used]

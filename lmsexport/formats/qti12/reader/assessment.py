@@ -48,7 +48,8 @@ class Questions:
         self.position = 0
         self.taken: set[str] = set()
         """The question ids given so far (to skipped questions too, whose warnings name them)."""
-        self.bank_items = {node.get("ident", ""): (bank, node) for bank in banks for holder in bank.holders("objectbank")
+        self.bank_items = {node.get("ident", ""): (bank, node) for bank in banks
+                           for holder in bank.holders("objectbank")
                            for node in holder.iter() if local(node) in ("item", "section")}
         self.bank_items.update({holder.get("ident", ""): (bank, holder) for bank in banks
                                 for holder in bank.holders("objectbank")})
@@ -137,7 +138,8 @@ class Questions:
                           "write the text itself: lmsexport keeps no scripts, frames or other unsafe HTML")
             return
         except ModelError as exc:
-            self.log.warn("W872", f"question {question_id} is left out: {exc}", span, "check the question in the source LMS")
+            self.log.warn("W872", f"question {question_id} is left out: {exc}", span,
+                          "check the question in the source LMS")
             return
         item.left_out_feedback()
         self.questions.append(question)
@@ -150,7 +152,8 @@ class Questions:
         if question_id not in self.taken:
             self.taken.add(question_id)
             return question_id
-        unique = next(f"{question_id}-{n}" for n in range(2, len(self.taken) + 3) if f"{question_id}-{n}" not in self.taken)
+        unique = next(f"{question_id}-{n}" for n in range(2, len(self.taken) + 3)
+                      if f"{question_id}-{n}" not in self.taken)
         self.taken.add(unique)
         self.log.warn("W878", f"question {unique}: the item ident {ident!r} is also an earlier question's, so this one "
                       f"is read as {unique}", span, "give each question its own ident (Canvas keeps one of them)")

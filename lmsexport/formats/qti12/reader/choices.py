@@ -122,7 +122,8 @@ def read_matching(item: Item, meta: dict[str, str], declared: str | None = names
         left = item.text([child for child in lid if local(child) == "material"], f"left item {len(pairs) + 1}")
         right = processing.right_values(item.conditions, lid.get("ident", ""))
         if not right or right[0] not in options:
-            raise Skip(f"the left item {words(left)!r} has no match", "give every left item its match in the source LMS")
+            raise Skip(f"the left item {words(left)!r} has no match",
+                       "give every left item its match in the source LMS")
         matched.append(right[0])
         pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=options[right[0]], source=span(item, lid)))
     pairs, matched = _without_blank_pairs(item, pairs, matched)

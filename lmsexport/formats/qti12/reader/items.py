@@ -20,11 +20,12 @@ from ....diagnostics import Log, SourceSpan
 from ....model import Question, Text
 from . import processing
 from .processing import Condition
-from .text import TextReader, Where, local, materials
+from .text import Emptied, TextReader, Where, local, materials
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 BLACKBOARD_SKIPPED = {
-    "Calculated": "lmsexport has no calculated questions", "Calculated Formula": "lmsexport has no calculated questions",
+    "Calculated": "lmsexport has no calculated questions",
+    "Calculated Formula": "lmsexport has no calculated questions",
     "Hot Spot": "lmsexport has no questions answered by clicking on an image",
     "Jumbled Sentence": "lmsexport has no jumbled sentences", "Quiz Bowl": "lmsexport has no quiz bowl questions",
     "File Upload": "lmsexport has no file upload questions", "Opinion Scale": "lmsexport has no opinion scales",
@@ -112,7 +113,10 @@ class Item:
         from ....text import shorten, words
 
         for ident, node in self.feedback_nodes.items():
-            shown = words(self.text([node], f"its feedback {ident!r}")) if ident not in self.placed else ""
+            try:
+                shown = words(self.text([node], f"its feedback {ident!r}")) if ident not in self.placed else ""
+            except Emptied:
+                continue  # nothing left to show: what was removed is its warning (W010)
             if shown:
                 self.warn("W874", f"its feedback {ident!r} ({shorten(shown, 40)!r}) is left out: it is shown on a "
                           "condition lmsexport has no place for (it keeps feedback for any answer, a right one, a "

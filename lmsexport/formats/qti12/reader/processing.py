@@ -15,6 +15,9 @@ from decimal import Decimal, InvalidOperation
 
 from .text import local
 
+_EXPONENTS = 400
+"""Decimal exponents a number may have (floats reach 10^±308): beyond, it is no number lmsexport
+reads, and arithmetic on it stays exact (names.EXACT) and cheap."""
 _MAXIMUM = Decimal(100)
 """What Blackboard's `<setvar>SCORE.max</setvar>` (the variable's maximum: full marks) counts as."""
 _TESTS = frozenset({"varequal", "vargte", "varlte", "vargt", "varlt", "varsubstring"})
@@ -100,12 +103,12 @@ def maximum(item) -> Decimal | None:
 
 
 def number(text: str | None) -> Decimal | None:
-    """A decimal number as QTI writes one (`100`, `14.29`, ` 5 `), or None."""
+    """A decimal number as QTI writes one (`100`, `14.29`, ` 5 `), or None (also for one no float holds)."""
     try:
         value = Decimal((text or "").strip())
     except InvalidOperation:
         return None
-    return value if value.is_finite() else None
+    return value if value.is_finite() and abs(value.adjusted()) <= _EXPONENTS else None
 
 
 def right_values(found: list[Condition], response: str) -> list[str]:

@@ -3,7 +3,8 @@
 QTI ASI 1.2.1, section 3.6 (material): https://www.imsglobal.org/question/qtiv1p2/imsqti_asi_infov1p2.html
 Part of the QTI 1.2 reader. A `mattext` is plain text unless its `texttype` says HTML (Canvas
 escapes its HTML into the text; other tools put XHTML elements inside); `matimage` is an image,
-`matbreak` a line break; Blackboard's `mat_extension/mat_formattedtext` HTML too. HTML then goes through what the writer did, backwards (docs/formats/canvas.md):
+`matbreak` a line break; Blackboard's `mat_extension/mat_formattedtext` is HTML too. HTML then
+goes through what the writer did, backwards (docs/formats/canvas.md):
 the `<div>` around a question text (and its `lang`) comes off, an image `$IMS-CC-FILEBASE$/<path>`
 becomes the quiz file `<path>` (its bytes in `web_resources/`, or wherever in the package the path
 ends), an equation image of Canvas's editor becomes its TeX, `\\(..\\)` or `\\[..\\]`; then the one
@@ -23,7 +24,7 @@ from .. import names
 from ....diagnostics import Diagnostic, Log, SourceSpan
 from ....images import image_problem
 from ....markup import Sanitiser
-from ....model import MEDIA_TYPES, XML_ILLEGAL, Asset, ModelError, Text
+from ....model import MEDIA_TYPES, XML_ILLEGAL, Asset, ModelError, Text, is_language_tag
 from ....paths import unsafe_path
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -255,7 +256,8 @@ def _unwrap(root, stem: bool) -> str | None:
     return lang
 
 
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+                   "wbr"})
 
 
 def _serialised(root) -> str:
@@ -284,8 +286,6 @@ def _replace(node, text: str) -> None:
 
 def _own(text_lang: str | None, lang: str | None) -> str | None:
     """A text's language only where it differs from its question's (model.Text.lang)."""
-    from ....model import is_language_tag
-
     return text_lang if text_lang and text_lang != lang and is_language_tag(text_lang) else None
 
 

@@ -142,11 +142,12 @@ def read_blanks(item: Item, meta: dict[str, str], typed: bool) -> Question:
     """fill_in_multiple_blanks_question (typed) or multiple_dropdowns_question: the question text
     with `[id]` where each blank of a `response_lid response_<id>` goes."""
     lids = {lid.get("ident", "").removeprefix("response_"): lid for lid in item.responses("response_lid")}
+    lids.pop("", None)  # no blank has an empty name
     gaps = {blank: (_typed_gap if typed else _dropdown_gap)(item, lid, _gap_id(blank, n))
             for n, (blank, lid) in enumerate(lids.items(), 1)}
     fields = common(item, meta)
     text = _plain(item, fields["prompt"])
-    pattern = re.compile("|".join(re.escape(f"[{blank}]") for blank in sorted(gaps, key=len, reverse=True)) or "$^")
+    pattern = re.compile("|".join(re.escape(f"[{blank}]") for blank in sorted(gaps, key=len, reverse=True)) or "(?!)")
     segments, used, position = [], set(), 0
     for found in pattern.finditer(text):
         blank = found.group()[1:-1]

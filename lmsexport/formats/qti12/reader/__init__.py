@@ -13,6 +13,7 @@ not QTI 1.2, is damaged, or leaves no question at all.
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 
 from ....archive import read_zip
 from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
@@ -62,7 +63,7 @@ def _quiz(files: dict[str, bytes], assessments: list[Document], banks: list[Docu
     assets: dict[str, Asset] = {}
     texts = {document.path: TextReader(files, document.path, assets) for document in (*assessments, *banks)}
     info = read_settings(first_document.meta, first, texts[first_document.path], log, span, lang)
-    title = info.title or first.get("title") or _bank_title(first) or first.get("ident") or "Quiz"
+    title = _title(info.title or first.get("title") or _bank_title(first) or first.get("ident"))
     found = Questions(source, quiz_id(first.get("ident", ""), title), lang, texts, banks)
     for document, holder in holders:
         found.read(document, holder)
@@ -78,7 +79,7 @@ def _quiz(files: dict[str, bytes], assessments: list[Document], banks: list[Docu
                     settings=_shuffled(info, first_document, assessments), questions=tuple(found.questions),
                     assets=_shown(assets, found.questions, info.description))
     except ModelError as exc:
-        raise SourceError([Diagnostic("E826", str(exc), span)]) from None
+        raise SourceError([Diagnostic("E826", f"the quiz cannot be read: {exc}", span)]) from None
 
 
 def _notes(holders: list, banks: list[Document], found: Questions, log: Log, span: SourceSpan) -> None:
@@ -95,6 +96,12 @@ def _notes(holders: list, banks: list[Document], found: Questions, log: Log, spa
             log.warn("W878", f"the package's question banks ({', '.join(unread)}) are not read: lmsexport reads the "
                      "package's quizzes, which hold the questions they use", span,
                      f"to read a bank, read its file {NON_CC}<bank id>.xml.qti on its own")
+
+
+def _title(found: str | None) -> str:
+    """The quiz's title as the model keeps it (NFC), or `Quiz` for none."""
+    title = unicodedata.normalize("NFC", found or "")
+    return title if title.strip() else "Quiz"
 
 
 def _bank_title(holder) -> str | None:

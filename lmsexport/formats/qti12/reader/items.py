@@ -13,11 +13,12 @@ skipped (`Skip`): the reader warns and goes on. The kinds are in `choices` and `
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 from .. import names
 from ....diagnostics import Log, SourceSpan
-from ....model import Question, Text
+from ....model import XML_ILLEGAL, Question, Text
 from . import processing
 from .processing import Condition
 from .text import Emptied, TextReader, Where, local, materials
@@ -160,7 +161,8 @@ def common(item: Item, meta: dict[str, str], scored: bool = True) -> dict:
 
 def _title(title: str | None, prompt: Text, question_id: str) -> str | None:
     """The item's title, but the one a writer makes from the start of the prompt (not the author's)."""
-    return title if title and title != names.item_title(prompt.html(), question_id) else None
+    title = unicodedata.normalize("NFC", XML_ILLEGAL.sub("", title or ""))
+    return title if title.strip() and title != names.item_title(prompt.html(), question_id) else None
 
 
 def _points(item: Item, meta: dict[str, str]) -> float:

@@ -169,11 +169,13 @@ def test_a_course_export_reads_canvas_s_own_qti_with_its_images_and_formulas():
     first = quiz.questions[0]
     assert "\\(\\lambda = v/f\\)" in first.prompt.value and '<img src="Quiz Files/wave.png"' in first.prompt.value
     assert [a.path for a in quiz.assets] == ["Quiz Files/wave.png"]
-    assert quiz.assets[0].data == (FIXTURES / "course-export" / "web_resources" / "Quiz Files" / "wave.png").read_bytes()
+    image = FIXTURES / "course-export" / "web_resources" / "Quiz Files" / "wave.png"
+    assert quiz.assets[0].data == image.read_bytes()
     assert "<script" not in first.choices[2].feedback.value and "style" not in first.prompt.value
     assert (quiz.settings.shuffle, quiz.settings.attempts, quiz.settings.time_limit) == (True, 2, 1200)
-    assert ("W876", "the quiz settings: Canvas settings that lmsexport has no place for are left out: scoring_policy "
-                    "keep_latest, quiz_type practice_quiz, one_question_at_a_time true, due_at 2024-10-04T21:59:59") in notes
+    assert ("W876", "the quiz: Canvas settings that lmsexport has no place for are left out: scoring_policy "
+                    "keep_latest, quiz_type practice_quiz, one_question_at_a_time true, due_at 2024-10-04T21:59:59"
+            ) in notes
 
 
 def test_html_from_canvas_goes_through_the_sanitiser_and_images_it_lacks_are_warned():
@@ -239,7 +241,8 @@ def test_blackboard_style_items_read_where_they_have_canvas_s_structure():
 
 
 def test_validate_judges_the_corpus_and_flags_what_is_broken():
-    assert validate_bytes((GOLDENS / "g195e078fb6e3c4054e38e5c9226287ba.xml.qti").read_bytes(), source="b.xml.qti") == []
+    bank = GOLDENS / "g195e078fb6e3c4054e38e5c9226287ba.xml.qti"
+    assert validate_bytes(bank.read_bytes(), source="b.xml.qti") == []
     assert validate_files(files(FIXTURES / "course-export"), source="course.imscc") == []
     (found,) = validate_bytes(WEBCT.read_bytes(), source="webct.xml")
     assert (found.code, found.span.line) == ("V508", 99)

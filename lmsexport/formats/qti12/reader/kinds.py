@@ -28,6 +28,7 @@ _READERS = {
     names.DROPDOWNS: lambda item, meta: typed.read_blanks(item, meta, typed=False),
     names.TEXT_ONLY: typed.read_description,
 }
+_AGAIN = "make the question again in the LMS you import into, as a kind both have"
 _UNREAD_RESPONSES = ("response_xy", "response_grp", "response_extension")
 _UNREAD_RENDERS = {"render_hotspot": "clicking on an image", "render_slider": "a slider",
                    "render_extension": "a rendering of its own"}
@@ -38,16 +39,17 @@ def read_question(item: Item) -> Question:
     meta = metadata(item.node)
     declared = meta.get(names.QUESTION_TYPE)
     if declared in SKIPPED_TYPES:
-        raise Skip(f"it is a {declared}, and {SKIPPED_TYPES[declared]}", code="W871")
+        raise Skip(f"it is a {declared}, and {SKIPPED_TYPES[declared]}", code="W871", hint=_AGAIN)
     if declared is not None and declared not in _READERS:
         raise Skip(f"its question_type {declared!r} is not one lmsexport knows", code="W871",
-                   hint=f"lmsexport reads {', '.join(sorted(_READERS))}")
+                   hint=f"make it again in the LMS you import into; lmsexport reads {', '.join(sorted(_READERS))}")
     if declared is not None:
         return _READERS[declared](item, meta)
     blackboard = next((node.text.strip() for node in item.node.iter() if local(node) == "bbmd_questiontype"
                        and node.text), None)
     if blackboard in BLACKBOARD_SKIPPED:
-        raise Skip(f"it is a Blackboard {blackboard} question, and {BLACKBOARD_SKIPPED[blackboard]}", code="W871")
+        raise Skip(f"it is a Blackboard {blackboard} question, and {BLACKBOARD_SKIPPED[blackboard]}", code="W871",
+                   hint=_AGAIN)
     kind = _inferred(item)
     if kind in (names.MULTIPLE_CHOICE, names.MULTIPLE_ANSWERS):
         return choices.read_choice(item, meta, None)
@@ -60,10 +62,11 @@ def _inferred(item: Item) -> str:
     """The Canvas type an item without one has the structure of (Blackboard, WebCT, IMS samples)."""
     unread = item.responses(*_UNREAD_RESPONSES)
     if unread:
-        raise Skip(f"it is answered with a <{local(unread[0])}>, which no lmsexport question holds", code="W871")
+        raise Skip(f"it is answered with a <{local(unread[0])}>, which no lmsexport question holds", code="W871",
+                   hint=_AGAIN)
     lids, typed_in = item.responses("response_lid"), item.responses("response_str", "response_num")
     if lids and typed_in:
-        raise Skip("it mixes choices and typed answers, which no lmsexport question holds", code="W871")
+        raise Skip("it mixes choices and typed answers, which no lmsexport question holds", code="W871", hint=_AGAIN)
     if len(lids) == 1:
         return _choice_kind(item, lids[0])
     if len(lids) > 1:
@@ -72,7 +75,7 @@ def _inferred(item: Item) -> str:
         return names.DROPDOWNS if all(f"[{blank}]" in prompt for blank in blanks) else names.MATCHING
     if len(typed_in) > 1:
         raise Skip(f"it has {len(typed_in)} boxes to type in, which lmsexport reads only in Canvas's fill in "
-                   "multiple blanks", code="W871")
+                   "multiple blanks", code="W871", hint=_AGAIN)
     if typed_in:
         return _typed_kind(item, typed_in[0])
     return names.TEXT_ONLY
@@ -85,7 +88,7 @@ def _choice_kind(item: Item, lid) -> str:
     unread = next((render for render in renders if render in _UNREAD_RENDERS), None)
     if unread is not None:
         raise Skip(f"it is answered by {_UNREAD_RENDERS[unread]} (<{unread}>), which no lmsexport question holds",
-                   code="W871")
+                   code="W871", hint=_AGAIN)
     return names.MULTIPLE_ANSWERS if lid.get("rcardinality") == "Multiple" else names.MULTIPLE_CHOICE
 
 

@@ -50,7 +50,7 @@ def read_settings(meta, assessment, texts: TextReader, log: Log, span: SourceSpa
     metadata = assessment_metadata(assessment)
 
     def warn(code: str, message: str, hint: str = "") -> None:
-        log.warn(code, f"the quiz settings: {message}", span, hint)
+        log.warn(code, f"the quiz: {message}", span, hint)
 
     minutes = fields.get("time_limit") or metadata.get(names.TIME_LIMIT)
     attempts = fields.get("allowed_attempts") or metadata.get(names.MAX_ATTEMPTS)

@@ -74,8 +74,8 @@ def documents(files: dict[str, bytes], source: str) -> tuple[list[Document], lis
     if not assessments and not banks:
         raise SourceError([Diagnostic("E824", "the package holds no QTI 1.2 assessment or question bank",
                                       SourceSpan(f"{source}!{MANIFEST}" if MANIFEST in files else source),
-                                      "export the quiz from Canvas (Quizzes > ⋮ > Export, or Settings > Export "
-                                      "Course Content > Quiz) and read that zip")])
+                                      "export the quiz from Canvas (Settings > Export Course Content > Quiz) and "
+                                      "read that zip")])
     return assessments, banks
 
 

@@ -260,3 +260,11 @@ def test_validate_judges_the_corpus_and_flags_what_is_broken():
 def test_the_cli_lists_qti12_as_a_format_it_reads():
     listing = CliRunner().invoke(main, ["formats"]).stdout
     assert "qti12      .zip .imscc .xml .qti" in listing
+
+
+def test_a_course_export_without_canvas_s_own_qti_reads_the_common_cartridge_profile():
+    course = files(FIXTURES / "course-export")
+    del course["non_cc_assessments/i1quiz.xml.qti"]
+    quiz, _ = _read(zip_bytes(course), "course.imscc")
+    assert [(q.id, q.kind, q.title) for q in quiz.questions] == [("iq1", "multiple_choice", "Wavelength")]
+    assert quiz.title == "Week 3: waves" and quiz.settings.time_limit == 1200

@@ -39,7 +39,6 @@ _KINDS = {
     "fill_blanks": typed.write_fill_blanks,
     "description": typed.write_description,
 }
-_TITLE_LENGTH = 60
 
 
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
@@ -70,7 +69,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
 
 def _item(quiz: Quiz, context: Context, parts: Parts, flavour):
     question = context.question
-    item = x("item", {"ident": names.item_ident(quiz.id, question.id), "title": question.title or _title(question),
+    item = x("item", {"ident": names.item_ident(quiz.id, question.id), "title": question.title or names.item_title(question.prompt.html(), question.id),
                       "xml:lang": question.lang})
     flavour.item_metadata(item, parts, names.decimal(question.points), names.question_ref(quiz.id, question.id))
     presentation = sub(item, "qti12:presentation")
@@ -112,13 +111,3 @@ def _always(ident: str):
     node = condition(x("other"), proceed=True)
     show(node, ident)
     return node
-
-
-def _title(question: Question) -> str:
-    """The start of the prompt, for a question without a title (Canvas shows it in question banks)."""
-    from lxml import html
-
-    words = " ".join(html.fragment_fromstring(question.prompt.html(), create_parent="div").text_content().split())
-    if len(words) <= _TITLE_LENGTH:
-        return words or question.id
-    return words[: _TITLE_LENGTH + 1].rsplit(" ", 1)[0][:_TITLE_LENGTH] + "…"

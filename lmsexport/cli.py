@@ -446,9 +446,10 @@ def formats() -> None:
         click.echo(f"  {name:<10} {flavour.description}")
     click.echo(f"  {'all':<10} {', '.join(registry.everything())}")
     click.echo("Source formats (--from), by file suffix; where formats share a suffix, the content decides:")
-    for module in registry.declarations():
-        if module.EXTENSIONS:
-            click.echo(f"  {module.NAME:<10} {' '.join(module.EXTENSIONS):<12} {module.DESCRIPTION}")
+    readers = [module for module in registry.declarations() if module.EXTENSIONS]
+    width = max(len(" ".join(module.EXTENSIONS)) for module in readers)
+    for module in readers:
+        click.echo(f"  {module.NAME:<10} {' '.join(module.EXTENSIONS):<{width}} {module.DESCRIPTION}")
 
 
 @main.command()

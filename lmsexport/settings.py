@@ -17,6 +17,7 @@ import re
 from typing import Callable
 
 from .ids import ID_LIMIT
+from .interface.custom import check_path
 from .model import FEEDBACK_MODES, SCORING_POLICIES, TIME_LIMIT_MAX, is_identifier, is_language_tag
 
 MARKUPS = ("plain", "markdown", "html")
@@ -164,6 +165,7 @@ KEYS: dict[str, Callable[[str], object]] = {
     "attempts": attempts,
     "time": time_limit,
     "scoring": scoring,
+    "messages": check_path,
 }
 """Each header key and the checker of its value."""
 CLOSED_VALUES = {"shuffle": BOOLEANS, "feedback": ", ".join(FEEDBACK_MODES), "markup": ", ".join(MARKUPS),

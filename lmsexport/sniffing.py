@@ -51,6 +51,17 @@ def xml_root(data: bytes) -> tuple[str, str] | None:
     return namespaces.get(prefix, ""), root.group(2)
 
 
+def zip_names(data: bytes) -> list[str] | None:
+    """The member names of a zip archive (its central directory only), or None if it is none."""
+    if not data.startswith(b"PK"):
+        return None
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.namelist()
+    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError, NotImplementedError, EOFError):
+        return None
+
+
 def zip_manifest(data: bytes, name: str = "imsmanifest.xml") -> bytes | None:
     """The start of a member of a zip archive (the manifest), or None if there is none."""
     if not data.startswith(b"PK"):

@@ -114,12 +114,21 @@ def default_title(prompt: Text, fallback: str) -> str:
 def direction(lang: str | None) -> str:
     """`rtl` or `ltr`: how text in the BCP 47 tag `lang` runs (`ltr`, HTML's default, for no tag
     or a language CLDR does not know). A script subtag decides (`az-Arab`, `ar-Latn`)."""
+    found = script(lang)
+    return (_script_direction(found) if found else None) or "ltr"
+
+
+@functools.lru_cache(maxsize=None)
+def script(lang: str | None) -> str | None:
+    """The ISO 15924 script of text in the BCP 47 tag `lang`: its script subtag when Unicode
+    encodes letters of it, else the one CLDR's likely subtags give; None for no tag or a language
+    CLDR does not know."""
     if not lang:
-        return "ltr"
-    language, script, region = _subtags(lang)
-    if script is None or _script_direction(script) is None:
-        script = _likely_script(language, region)
-    return (_script_direction(script) if script else None) or "ltr"
+        return None
+    language, found, region = _subtags(lang)
+    if found is None or _script_direction(found) is None:
+        found = _likely_script(language, region)
+    return found
 
 
 def _subtags(lang: str) -> tuple[str, str | None, str | None]:

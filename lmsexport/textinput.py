@@ -9,12 +9,18 @@ characters XML cannot carry and binary files are reported with their position.
 from __future__ import annotations
 
 import codecs
+import re
+import shlex
 import unicodedata
 
 from .diagnostics import Diagnostic, SourceError, SourceSpan
 from .model import XML_ILLEGAL
 
 _MAX_REPORTED = 10
+_ESCAPED = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as the `surrogateescape` error handler decodes it."""
+_UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
+_SAMPLE = 1 << 16
 _BINARY_MAGIC = {
     b"PK\x03\x04": "a ZIP archive (a .docx, .odt or a package?)",
     b"%PDF": "a PDF document",
@@ -48,33 +54,80 @@ def _check_binary(data: bytes, source: str) -> None:
         )
 
 
-def _bad_utf8(data: bytes, source: str) -> list[Diagnostic]:
-    problems = []
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    start = 0
-    while start < len(data) and len(problems) < _MAX_REPORTED:
-        try:
-            decoder.decode(data[start:], final=True)
-            break
-        except UnicodeDecodeError as exc:
-            offset = start + exc.start
-            line = data.count(b"\n", 0, offset) + 1
-            line_start = data.rfind(b"\n", 0, offset) + 1
-            line_end = data.find(b"\n", offset)
-            shown = data[line_start : None if line_end < 0 else line_end].decode("utf-8", "replace")
-            problems.append(
-                _error(
-                    "E101",
-                    f"byte 0x{data[offset]:02X} at byte offset {offset} is not UTF-8",
-                    SourceSpan(source, line, len(data[line_start:offset].decode("utf-8", "replace")) + 1),
-                    "the file is in another encoding (Windows-1252, Latin-1, ...); "
-                    "re-save it as UTF-8 in your editor ('Save as' > Encoding: UTF-8)",
-                    shown,
-                )
-            )
-            start = offset + max(1, exc.end - exc.start)
-            decoder.reset()
-    return problems
+def _not_utf8(data: bytes, source: str) -> Diagnostic | None:
+    """One E101 for a file that is not UTF-8, at its first byte that is not, naming the lines
+    with such bytes and the encoding the file most likely is: a Windows-1252 file has dozens
+    of such bytes, and one message per byte buried the one thing to do (re-save it)."""
+    # Each byte that is not UTF-8 becomes one lone surrogate (U+DC80-U+DCFF): one linear pass.
+    text = data.decode("utf-8", "surrogateescape")
+    count = len(_ESCAPED.findall(text))
+    if not count:
+        return None
+    lines = [number for number, line in enumerate(text.split("\n"), 1) if _ESCAPED.search(line)]
+    # As many characters that are UTF-8 as bytes that are not: two encodings in one file (a
+    # paragraph pasted from elsewhere), which no single encoding reads; a file in one other
+    # encoding makes a UTF-8 character only by chance (Ukrainian `Кі` in Windows-1251).
+    mixed = len(_UTF8_LETTER.findall(text)) >= count
+    encoding = None if mixed else _likely_encoding(data)
+    line = text.split("\n", lines[0])[lines[0] - 1]
+    first = _ESCAPED.search(line)
+    raw = line.encode("utf-8", "surrogateescape")
+    column = len(line[: first.start()].encode("utf-8", "surrogateescape").decode(encoding or "utf-8", "replace")) + 1
+    where = (f"{count} byte{'s' if count > 1 else ''} on {_lines(lines)} {'are' if count > 1 else 'is'} not "
+             f"UTF-8 (the first, 0x{ord(first.group()) - 0xDC00:02X}, is here)")
+    message, hint = _advice(where, source, encoding, mixed)
+    return _error("E101", message, SourceSpan(source, lines[0], column), hint,
+                  raw.decode(encoding or "utf-8", "replace"))
+
+
+def _advice(where: str, source: str, encoding: str | None, mixed: bool) -> tuple[str, str]:
+    """The message and hint of E101: what the file is, and how to make it UTF-8."""
+    if mixed:
+        return (f"the file is UTF-8, but {where}: part of it was written in another encoding",
+                "retype the characters at those places (an editor shows them as �), then save the file as UTF-8")
+    if encoding is None:
+        return (f"the file is not UTF-8, and its encoding cannot be told: {where}",
+                "open it in the program that wrote it and save it as plain text, UTF-8")
+    name = _encoding_name(encoding)
+    return (f"the file is not UTF-8; it is most likely {name}: {where}",
+            f"re-save it as UTF-8: in VS Code, 'Reopen with Encoding' {name}, then 'Save with Encoding' UTF-8; "
+            f"in Notepad, 'Save as' with Encoding UTF-8; or convert it with iconv -f {name} -t UTF-8 "
+            f"{shlex.quote(source)} > {shlex.quote(_utf8_name(source))}")
+
+
+def _likely_encoding(data: bytes) -> str | None:
+    """The encoding charset-normalizer finds most coherent (a Python codec name), or None.
+
+    Imported here: only a file that is not UTF-8 needs it."""
+    from charset_normalizer import from_bytes
+
+    # The first 64 KiB, cut at a line end (0x0A is never part of a character in the encodings
+    # charset-normalizer knows but UTF-16/32, which have a BOM here): enough to tell, and a
+    # huge file is not read through once per candidate encoding.
+    sample = data if len(data) <= _SAMPLE else data[: data.rfind(b"\n", 0, _SAMPLE) + 1 or _SAMPLE]
+    best = from_bytes(sample).best()
+    return None if best is None else codecs.lookup(best.encoding).name
+
+
+def _encoding_name(codec: str) -> str:
+    """A codec as editors and iconv name it: `cp1252` -> `Windows-1252`, `iso8859-2` -> `ISO-8859-2`."""
+    if re.fullmatch(r"cp125\d", codec):
+        return f"Windows-{codec[2:]}"
+    return re.sub(r"^iso8859", "ISO-8859", codec).replace("_", "-").upper()
+
+
+def _lines(lines: list[int]) -> str:
+    """`line 4`, `lines 1 and 4`, `lines 1, 4, 9, 12, 15 and 6 more`."""
+    if len(lines) == 1:
+        return f"line {lines[0]}"
+    if len(lines) > 6:
+        return f"lines {', '.join(map(str, lines[:5]))} and {len(lines) - 5} more"
+    return f"lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}"
+
+
+def _utf8_name(source: str) -> str:
+    stem, dot, suffix = source.rpartition(".")
+    return f"{stem}.utf8.{suffix}" if dot and "/" not in suffix else f"{source}.utf8"
 
 
 def _utf16(data: bytes, source: str) -> str:
@@ -100,9 +153,9 @@ def decode(data: str | bytes, source: str) -> str:
             data = _utf16(data, source)
         else:
             _check_binary(data, source)
-            problems = _bad_utf8(data, source)
-            if problems:
-                raise SourceError(problems)
+            problem = _not_utf8(data, source)
+            if problem is not None:
+                raise SourceError([problem])
             data = data.decode("utf-8-sig")
     text = data.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     text = unicodedata.normalize("NFC", text)

@@ -26,6 +26,8 @@ from .schemas import finding
 from .xml import entity_reference, parser
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
+_XML = (".xml", ".qti")
+"""The XML documents of a package: `.xml`, and Canvas's `non_cc_assessments/<id>.xml.qti`."""
 
 def _validators() -> list:
     from .formats import validators
@@ -72,7 +74,8 @@ def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
     owner = _owner(root)
     if owner is None:
         return [finding("V102", source, f"unknown kind of XML document (root element {root.tag})",
-                        root.sourceline, hint="lmsexport validates QTI 2.1, IMS CP / SCORM manifests and Moodle XML")]
+                        root.sourceline, hint="lmsexport validates QTI 2.1 and QTI 1.2 in their namespaces, IMS CP / SCORM manifests "
+                        "and Moodle XML")]
     return owner.check(root, content, source=source)
 
 
@@ -87,9 +90,9 @@ def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
     documents: dict = {}
     for path in sorted(files):
         where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
-        if path.endswith(".xml") and MANIFEST not in files:
+        if path.endswith(_XML) and MANIFEST not in files:
             findings += validate_xml(files[path], source=where)
-        elif path.endswith(".xml"):
+        elif path.endswith(_XML):
             root, problems = _parse(files[path], where)
             findings += problems if root is None else _validate_root(root, files[path], where)
             owner = _owner(root) if root is not None else None

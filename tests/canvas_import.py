@@ -27,6 +27,21 @@ def assessment(data: bytes):
         return etree.fromstring(archive.read(resource.find("{*}file").get("href")))
 
 
+def groups(data: bytes) -> list[dict]:
+    """The question groups, as assessment_test_converter.rb `process_section` makes them from a
+    section with a selection: `pick_count` from `selection_number`, `question_points` from
+    `points_per_item`, the title from the section's, and the items inside it."""
+    found = []
+    for section in assessment(data).iter(f"{Q}section"):
+        number = section.findtext(f"{Q}selection_ordering/{Q}selection/{Q}selection_number")
+        if number is None:
+            continue
+        points = section.findtext(f"{Q}selection_ordering/{Q}selection/{Q}selection_extension/{Q}points_per_item")
+        found.append({"title": section.get("title"), "pick_count": int(number), "question_points": float(points),
+                      "items": [item.get("ident") for item in section.iter(f"{Q}item")]})
+    return found
+
+
 def questions(data: bytes) -> list[dict]:
     return [question(item) for item in assessment(data).iter(f"{Q}item")]
 

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from lmsexport.markup import sanitize
 from lmsexport.model import (Answer, Asset, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair,
-                             MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Quiz, Settings, ShortAnswer,
-                             Text, TrueFalse)
+                             MultipleChoice, Numeric, NumericAnswer, OrderItem, Ordering, Pool, Quiz, Settings,
+                             ShortAnswer, Text, TrueFalse)
 
 SCRIPTS = "aZqé中文العربيةẹ̀ỗПривет日本語한글हिन्दीΩ🎓"
 SYNTAX = "019.)(-–•*=>+@_{}~[]x→\\&<\"';:%#/ \t\n\r\u00a0"
@@ -175,6 +175,15 @@ def _sentence(draw, plain: bool) -> tuple:
     return tuple(segments)
 
 
+UNITS = ["m/s²", "%", "٪", "°C", "Kč", "km h⁻¹", "± 1", "1/s", "e5", "..", "m ± cm"]
+"""Units a text writes after the number, and units it must give as `@unit:` (spaces, signs, digits first)."""
+
+
+@functools.cache
+def _unit():
+    return one_line(exclude="\t").filter(lambda v: len(v) <= 50)
+
+
 @functools.cache
 def _kind_fields(kind: str, plain: bool):
     """A strategy for the fields that make a question of `kind`."""
@@ -186,7 +195,8 @@ def _kind_fields(kind: str, plain: bool):
         answer = one_line().filter(lambda v: bool(v.strip()))
         return st.fixed_dictionaries({"answers": _typed_answers(answer, Answer, plain), "case_sensitive": st.booleans()})
     if kind == "numeric":
-        return _typed_answers(st.floats(-1e12, 1e12), NumericAnswer, plain).map(lambda a: {"answers": a})
+        return st.fixed_dictionaries({"answers": _typed_answers(st.floats(-1e12, 1e12), NumericAnswer, plain),
+                                      "unit": st.one_of(st.none(), st.sampled_from(UNITS), _unit())})
     if kind == "essay":
         return st.integers(1, 100).map(lambda n: {"lines": n})
     if kind == "matching":
@@ -259,6 +269,7 @@ def quizzes(draw, plain: bool = False):
     ids = [q.id for q in questions]
     if len(set(ids)) != len(ids):
         questions = [replace(q, id=f"{'t' if q.kind == 'description' else 'q'}x{n}") for n, q in enumerate(questions)]
+    questions, pools = draw(_pools(questions))
     assets, description = draw(_images(plain))
     return Quiz(
         id=draw(st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{0,10}", fullmatch=True)),
@@ -269,6 +280,33 @@ def quizzes(draw, plain: bool = False):
                           feedback=draw(st.sampled_from(["immediate", "end"])),
                           attempts=draw(st.one_of(st.none(), st.integers(1, 9))),
                           time_limit=draw(st.one_of(st.none(), st.integers(1, 200_000)))),
-        questions=tuple(questions), assets=assets,
+        questions=tuple(questions), pools=pools, assets=assets,
     )
+
+
+@st.composite
+def _pools(draw, questions: list) -> tuple[list, tuple[Pool, ...]]:
+    """Up to two pools over runs of questions (never text blocks); a pool's `points`, when it
+    has them, become the points of each of its questions."""
+    runs, run = [], []
+    for index, question in enumerate(questions):
+        if question.kind == "description":
+            runs, run = runs + ([run] if run else []), []
+        else:
+            run.append(index)
+    runs += [run] if run else []
+    pools, questions = [], list(questions)
+    for number, run in enumerate(draw(st.lists(st.sampled_from(runs), max_size=2, unique_by=tuple)) if runs else []):
+        points = draw(st.one_of(st.none(), st.sampled_from([1.0, 2.5, 3.0])))
+        if points is not None:
+            for index in run:
+                questions[index] = replace(questions[index], points=points)
+        taken = {q.id for q in questions}
+        names = [name for name in (f"pool{number + 1}", f"Pool_{number}", f"Pool_{number}_") if name not in taken]
+        own = draw(st.sampled_from(names[:2]))
+        pools.append(Pool(id=own, title=draw(
+            st.one_of(st.none(), one_line())), draw=draw(st.integers(1, len(run))), points=points,
+            shuffle=draw(st.booleans()), questions=tuple(questions[index].id for index in run)))
+    pools.sort(key=lambda pool: [q.id for q in questions].index(pool.questions[0]))
+    return questions, tuple(pools)
 

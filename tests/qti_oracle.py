@@ -11,6 +11,7 @@ the correct response to full marks and any other response to less:
                  mapResponse, stringMatch, patternMatch, equal (exact, absolute),
                  sum, product, divide, gt, gte, testVariables
     templates    match_correct, map_response (QTI 2.1 rptemplates, as published by IMS)
+    tests        sections with selection (without replacement): `selected_items` draws an attempt
     base types   identifier, string, float, integer, boolean, directedPair
     cardinality  single, multiple, ordered
 
@@ -375,6 +376,29 @@ def process_test(test: bytes, item_outcomes: list[dict]) -> dict:
     processing = root.find(f"{QTI}outcomeProcessing")
     session.run([] if processing is None else list(processing))
     return session.values
+
+
+def selected_items(test: bytes, pick) -> list[str]:
+    """The hrefs of the items one attempt's session holds (QTI 2.1 info model, assessmentSection
+    selection): every item of a section without selection; of one with `select="N"`, the N that
+    `pick(section identifier, its children, N)` returns. Sections nested in a selecting section,
+    selection with replacement and `required` children are beyond the oracle."""
+    def walk(section) -> list[str]:
+        children = [child for child in section if _local(child) in ("assessmentSection", "assessmentItemRef")]
+        selection = section.find(f"{QTI}selection")
+        if selection is not None:
+            if selection.get("withReplacement", "false") == "true" or any(
+                    _local(child) == "assessmentSection" or child.get("required") == "true" for child in children):
+                raise Unsupported("selection with replacement, nested sections or required items")
+            children = pick(section.get("identifier"), children, int(selection.get("select")))
+        found = []
+        for child in children:
+            found += walk(child) if _local(child) == "assessmentSection" else [child.get("href")]
+        return found
+
+    root = etree.fromstring(test)
+    return [href for part in root.iterfind(f"{QTI}testPart") for section in part.iterfind(f"{QTI}assessmentSection")
+            for href in walk(section)]
 
 
 def displayed_feedback(item: bytes, outcomes: dict) -> set[str]:

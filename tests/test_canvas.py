@@ -24,8 +24,8 @@ import canvas_import
 import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.cli import main
-from lmsexport.model import (Answer, Choice, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Quiz,
-                             Settings, ShortAnswer, Text)
+from lmsexport.model import (Answer, Choice, Essay, Matching, MatchPair, MultipleChoice, Numeric, NumericAnswer, Pool,
+                             Quiz, Settings, ShortAnswer, Text)
 from lmsexport.package import MANIFEST
 from lmsexport.schemas import load_schema
 from lmsexport.validation import validate_bytes, validate_files
@@ -34,17 +34,22 @@ FIXTURES = ROOT / "tests" / "fixtures" / "qti21"
 SOURCES = [
     *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt",
     ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
+    ROOT / "examples" / "pools" / "quiz.txt",
+    ROOT / "examples" / "numbers" / "cs.txt",
 ]
 WARNINGS = {
+    "cisla-cs": ["W853", "W864", "W853", "W864", "W864", "W864"],
     "features": ["W861", "W861"],
     "all-kinds": ["W853", "W853", "W860", "W851", "W852", "W861", "W861"],
     "model-fields": ["W861"],
+    "pools": ["W851", "W861"],
     "kinds": ["W856", "W859", "W855", "W853", "W853", "W853", "W853", "W853", "W854", "W853", "W853", "W860", "W856",
               "W851", "W852", "W853", "W854", "W856", "W856", "W861"],
 }
 """On purpose: all-kinds has partial-credit typed answers (W853), an essay box size (W860), an
 ordering (W851), mixed gaps (W852), a pass mark and tags (W861); kinds adds a French true/false
-(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856)."""
+(W859), wildcards (W854), case-sensitive answers (W855) and feedback Canvas drops (W856); the
+Czech numbers example partial-credit numbers (W853) and units, which end the question text (W864)."""
 Q = canvas_import.Q
 
 
@@ -148,6 +153,29 @@ def test_building_twice_gives_identical_bytes(tmp_path, monkeypatch):
     with zipfile.ZipFile(io.BytesIO(runs["one"])) as archive:
         assert archive.namelist()[0] == MANIFEST
         assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_a_pool_is_a_question_group_drawing_its_count_at_its_points():
+    quiz, package = _write(ROOT / "examples" / "pools" / "quiz.txt")
+    content = package.to_bytes()
+    assert canvas_import.groups(content) == [
+        {"title": "Warm-up", "pick_count": 2, "question_points": 2.0, "items": [f"pools-q{n}" for n in (2, 3, 4, 5)]},
+        {"title": "Harder", "pick_count": 1, "question_points": 3.0, "items": [f"pools-q{n}" for n in (6, 7, 8)]}]
+    assert [q["title"] for q in canvas_import.questions(content)] == [
+        canvas_import.question(item)["title"] for item in _assessment(package).iter(f"{Q}item")]
+    meta = etree.fromstring(package.files["pools/assessment_meta.xml"])
+    assert meta.findtext("{*}points_possible") == "9"  # 1 + 2 × 2 + 1 × 3 + 1: what one attempt is worth
+
+
+def test_a_pool_canvas_cannot_hold_as_written_is_a_warning():
+    questions = tuple(MultipleChoice(id=f"q{n}", prompt=Text(f"Pick {n}?"), points=float(n), choices=(
+        Choice(id="a", text=Text("x"), correct=True), Choice(id="b", text=Text("y")))) for n in (1, 2, 3))
+    quiz = Quiz(id="t", title="T", questions=questions,
+                pools=(Pool(id="p", draw=2, shuffle=False, questions=("q1", "q2", "q3")),))
+    package = lmsexport.write(quiz, "canvas")
+    assert [w.code for w in package.warnings] == ["W865", "W866"]
+    assert "worth 1 to 3 points" in package.warnings[0].message and "2, their mean" in package.warnings[0].message
+    assert canvas_import.groups(package.to_bytes())[0]["question_points"] == 2.0
 
 
 def test_settings_go_to_assessment_meta_in_canvas_units():

@@ -45,3 +45,18 @@ def test_feature_example_uses_every_syntax_feature():
     assert any("\n\n" in q.prompt.value for q in quiz.questions)
     assert any(q.explanation and "\n" in q.explanation.value for q in quiz.questions)
     assert quiz.questions[-1].correct_choices[0].id == "c"  # from the answer key
+
+
+@pytest.mark.parametrize("format_name", sorted(registry.flavours()))
+def test_pools_example_builds_in_every_format_each_lms_getting_its_pools(format_name):
+    """examples/pools: two pools among fixed questions. Each format says the pools in its own
+    terms, or warns what to do by hand (Moodle: W662 per pool)."""
+    quiz = lmsexport.read(EXAMPLES / "pools" / "quiz.txt")
+    assert [(pool.draw, len(pool.questions)) for pool in quiz.pools] == [(2, 4), (1, 3)]
+    package = lmsexport.write(quiz, format_name)
+    assert lmsexport.validate(package) == []
+    codes = [warning.code for warning in package.warnings]
+    # The example has an essay, an ordering question and a pass mark: what each format says of them.
+    expected = {"moodle": ["W660", "W662", "W662"], "canvas": ["W851", "W861"], "qti": ["W809", "W813"],
+                "scorm12": ["W603"], "scorm2004": ["W603"]}
+    assert codes == expected.get(format_name, [])

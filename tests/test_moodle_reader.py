@@ -24,7 +24,8 @@ from lmsexport.formats.moodle import writer as writer
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
 ERRORS = FIXTURES / "read-errors.txt"
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
-                                                     ROOT / "examples" / "all-kinds" / "quiz.txt"]
+                                                     ROOT / "examples" / "all-kinds" / "quiz.txt",
+                                                     ROOT / "examples" / "numbers" / "cs.txt"]
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 
@@ -383,7 +384,13 @@ def test_character_references_are_resolved_to_what_a_text_can_hold():
                          ids=lambda p: p.stem)
 def test_reading_and_rewriting_a_written_bank_gives_the_same_bytes(golden):
     content = golden.read_bytes()
-    assert lmsexport.write(lmsexport.read(golden.name, content, format='moodle'), 'moodle').files == {golden.name: content}
+    again = lmsexport.write(lmsexport.read(golden.name, content, format="moodle"), "moodle").files
+    if golden.name == "pools.moodle.xml":
+        # A category is no pool in Moodle (nothing in it says how many to draw): the pools' questions
+        # come back as the quiz's own, as a quiz without pools writes them.
+        source = lmsexport.read(ROOT / "examples" / "pools" / "quiz.txt")
+        content = lmsexport.write(dataclasses.replace(source, pools=()), "moodle").files[golden.name]
+    assert again == {golden.name: content}
 
 
 def _with_file(name: str, text: str, data: bytes, path: str = "/") -> str:

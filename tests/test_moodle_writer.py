@@ -22,7 +22,9 @@ from lmsexport.validation import validate_files
 from lmsexport.formats.moodle import writer as moodle
 
 SOURCES = sorted((ROOT / "quizzes").glob("*.txt")) + [ROOT / "examples" / "features.txt",
-                                                     ROOT / "examples" / "all-kinds" / "quiz.txt"]
+                                                     ROOT / "examples" / "all-kinds" / "quiz.txt",
+                                                     ROOT / "examples" / "pools" / "quiz.txt",
+                                                     ROOT / "examples" / "numbers" / "cs.txt"]
 
 
 def _quiz(*questions: Question, **fields) -> Quiz:
@@ -50,6 +52,7 @@ def test_golden_and_valid(source, goldens):
     assert list(package.files) == [f"{quiz.id}.moodle.xml"]
     assert package.zipped is False and package.extension == ".moodle.xml"
     expected = ["W660"] if quiz.settings.pass_mark is not None else []  # quiz settings, not bank ones
+    expected += ["W662"] * len(quiz.pools)  # what the teacher adds to the quiz for each pool
     assert [warning.code for warning in package.warnings] == expected
     assert validate_files(package.files, source=source.name) == []
     (content,) = package.files.values()
@@ -199,6 +202,28 @@ def test_category_holds_title_description_and_id():
     assert category.findtext("category/text") == "$course$/top/Parts 1//2"
     assert category.findtext("info/text") == '<span lang="en">About &lt;this&gt;</span>'
     assert category.find("info").get("format") == "html" and category.findtext("idnumber") == "t"
+
+
+def test_a_pool_is_a_sub_category_and_a_warning_says_what_to_add_to_the_quiz():
+    quiz = lmsexport.read(ROOT / "examples" / "pools" / "quiz.txt")
+    package = lmsexport.write(quiz, "moodle")
+    root = _root(package)
+    placed = []
+    for node in root.iterfind("question"):
+        if node.get("type") == "category":
+            category = node.findtext("category/text").removeprefix(f"$course$/top/{quiz.title}")
+        else:
+            placed.append((node.findtext("idnumber").removeprefix("pools-"), category))
+    assert placed == [("q1", ""), *((f"q{n}", "/Warm-up") for n in range(2, 6)),
+                      *((f"q{n}", "/Harder") for n in range(6, 9)), ("q9", "")]
+    assert not root.xpath("//question[@type='random']")  # Moodle imports no random questions
+    warnings = [w for w in package.warnings if w.code == "W662"]
+    assert [w.span.line for w in warnings] == [quiz.members(pool)[0].source.line for pool in quiz.pools]
+    assert 'add 2 random questions from the category "' in warnings[0].hint and "/ Warm-up\", each worth 2" in \
+        warnings[0].hint
+    assert "add 1 random question from" in warnings[1].hint
+    info = root.xpath("//question[@type='category'][contains(category/text, 'Warm-up')]/info/text")[0].text
+    assert info.startswith("<p>In the quiz, add 2 random questions")
 
 
 def test_a_title_starting_with_a_slash_cannot_be_a_category_name():

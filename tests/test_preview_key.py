@@ -204,3 +204,16 @@ def test_a_source_with_errors_gets_no_key_and_the_others_do(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["good.key.html"]
     assert "bad.txt:3:1: error:" in result.stderr
     assert "[E003]" in result.stderr and "twin/good.txt" in result.stderr
+
+
+def test_a_pool_stands_together_under_what_each_attempt_draws():
+    quiz = lmsexport.read(ROOT / "examples" / "pools" / "quiz.txt")
+    page = html.fromstring(render(quiz))
+    pools = page.xpath("//div[@class='pool']")
+    assert [pool.get("id") for pool in pools] == ["pool1", "pool2"]
+    assert [words(pool.find("h2")) for pool in pools] == [
+        "Warm-up: each attempt draws 2 of these 4 questions 2 points each",
+        "Harder: each attempt draws 1 of these 3 questions 3 points each"]
+    assert [[s.get("id") for s in pool.xpath("section")] for pool in pools] == [list(p.questions) for p in quiz.pools]
+    facts = [words(item) for item in page.xpath("//ul[@class='facts']/li")]
+    assert facts == ["Questions: 9", "Each attempt: 5 questions", "Total: 9 points", "Pass mark: 60%"]

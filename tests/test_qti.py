@@ -36,16 +36,21 @@ FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 SOURCES = [
     *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt",
     ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
+    ROOT / "examples" / "pools" / "quiz.txt",
+    ROOT / "examples" / "numbers" / "cs.txt",
 ]
 WARNINGS = {
     "model-fields": ["W803"],
+    "cisla-cs": ["W811", "W811", "W812", "W811", "W812", "W812", "W811", "W812"],
     "kinds": ["W810", "W811", "W806", "W809", "W807"],
     "all-kinds": ["W810", "W811", "W811", "W809", "W807", "W810"],
+    "pools": ["W809", "W813"],
 }
 """On purpose: model-fields q3 is a checkbox question with one correct option, kinds q6 an
 essay with right / wrong feedback; kinds q9 and all-kinds q10 mix typed and drop-down gaps.
 What Canvas cannot take from QTI 2.1 (each warning points at --format canvas): text blocks
-(W810), numeric tolerances (W811), ordering (W809)."""
+(W810), numeric tolerances (W811), ordering (W809), a pool that shuffles (W813). The Czech numbers
+example has units, which QTI 2.1 shows after the answer box but cannot take in a response (W812)."""
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 DOC = (ROOT / "docs" / "formats" / "qti21.md").read_text(encoding="utf-8")
 NCNAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
@@ -94,7 +99,15 @@ def _as_carried(quiz: Quiz) -> Quiz:
             answers = tuple(dataclasses.replace(a, credit=max(a.credit, 0.0)) for a in question.answers)
             question = dataclasses.replace(question, answers=answers)
         questions.append(question)
-    return dataclasses.replace(quiz, questions=tuple(questions), **LOSSY)
+    pools = tuple(dataclasses.replace(pool, points=pool.points if pool.points is not None else _same_points(quiz, pool))
+                  for pool in quiz.pools)
+    return dataclasses.replace(quiz, questions=tuple(questions), pools=pools, **LOSSY)
+
+
+def _same_points(quiz, pool) -> float | None:
+    """A pool's points as the QTI reader finds them: its questions' when they are all the same."""
+    points = {question.points for question in quiz.members(pool)}
+    return points.pop() if len(points) == 1 else None
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -26,12 +27,13 @@ import lmsexport
 from conftest import GOLDEN, ROOT
 from lmsexport.formats.qti21 import names as names
 from lmsexport.model import Answer, FillBlanks, Matching, MultipleChoice, Numeric, Question, Quiz, ShortAnswer
-from qti_oracle import displayed_feedback, process_item, process_test
+from qti_oracle import displayed_feedback, process_item, process_test, selected_items
 
 FIXTURES = Path(__file__).parent / "fixtures" / "qti21"
 SOURCES = [
     *sorted((ROOT / "quizzes").glob("*.txt")), ROOT / "examples" / "features.txt",
     ROOT / "examples" / "all-kinds" / "quiz.txt", FIXTURES / "model-fields.json", FIXTURES / "kinds.json",
+    ROOT / "examples" / "pools" / "quiz.txt",
 ]
 
 
@@ -261,3 +263,25 @@ def test_a_third_party_engine_agrees(tmp_path):
     for case in json.loads(run.stdout):
         # The engine reports scores to 3 decimals.
         assert case["scores"] == pytest.approx(case["expected"], abs=1e-3), case["where"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_attempt_scores_and_passes_on_the_questions_it_drew(seed):
+    """examples/pools: one fixed question, 2 of 4 at 2 points, 1 of 3 at 3 points, an essay; each
+    attempt's SCORE and MAXSCORE come from its drawn items only, and PASS from their ratio."""
+    quiz = lmsexport.read(ROOT / "examples" / "pools" / "quiz.txt")
+    test = _golden(quiz, "test.xml")
+    chooser = random.Random(seed)
+    hrefs = selected_items(test, lambda section, children, count: chooser.sample(children, count))
+    by_href = {f"items/{q.id}.xml": q for q in quiz.questions}
+    drawn = [by_href[href] for href in hrefs]
+    assert [sum(q.id in pool.questions for q in drawn) for pool in quiz.pools] == [pool.draw for pool in quiz.pools]
+    assert sum(q.points for q in drawn) == quiz.total_points
+    right = [process_item(_golden(quiz, href), _right(q) if q.scored else None) for href, q in zip(hrefs, drawn)]
+    outcomes = process_test(test, right)
+    machine = sum(q.points for q in drawn if q.scored)
+    assert outcomes["SCORE"] == pytest.approx(machine) and outcomes["MAXSCORE"] == quiz.total_points
+    assert outcomes["PASS"] == (100 * machine / quiz.total_points >= quiz.settings.pass_mark)
+    half = [o if q.id not in quiz.pools[0].questions else process_item(_golden(quiz, f"items/{q.id}.xml"), None)
+            for o, q in zip(right, drawn)]
+    assert process_test(test, half)["SCORE"] == pytest.approx(machine - 4)

@@ -10,6 +10,7 @@
     pass = 60
     feedback = "end"
     points = 1
+    messages = "cs-messages.json"   # the player's words for these quizzes (relative to this file)
 
 Run settings come from `./lmsexport.toml` (or `--config FILE`); `[defaults]` come from
 the nearest `lmsexport.toml` in a source's folder or above it, so a course can keep one
@@ -26,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
+from ..interface.custom import LIMIT as MESSAGES_LIMIT, MessagesFile
+from .files import read_regular
 from ..settings import KEYS as HEADER_KEYS, OWN
 from .files import source_name
 
@@ -69,7 +72,21 @@ def _defaults(path: Path, table, problems: list) -> dict:
             values[key] = HEADER_KEYS[key](text)
         except ValueError as exc:
             problems.append(_problem(path, f"bad value {value!r} for defaults.{key}", str(exc)))
+    if "messages" in values:
+        values["messages"] = _messages_file(path, values["messages"], problems)
     return values
+
+
+def _messages_file(path: Path, relative: str, problems: list) -> MessagesFile | None:
+    """The messages file `[defaults]` names, relative to the lmsexport.toml; each quiz checks it
+    against its own language when it is read."""
+    target = path.parent / relative
+    try:
+        return MessagesFile(target.as_posix(), read_regular(target, MESSAGES_LIMIT))
+    except OSError as exc:
+        problems.append(_problem(path, f"defaults.messages: cannot read {target.as_posix()}: {exc.strerror or exc}",
+                                 "give the path of a JSON file relative to this lmsexport.toml"))
+        return None
 
 
 def load(path: Path) -> Config:

@@ -113,11 +113,13 @@ def _validate_path(path: Path) -> list[Diagnostic]:
     return validate_bytes(data, source=source_name(path))
 
 
-def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None):
-    """The source's quiz and its reader's warnings, or None and every problem found."""
+def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None,
+              loaded: dict[str, bytes] | None = None):
+    """The source's quiz and its reader's warnings, or None and every problem found; the files
+    beside it that the reader loaded (images, a messages file) go into `loaded`."""
     log = Log()
     try:
-        return read_source(path, data, defaults, format, log), log.diagnostics
+        return read_source(path, data, defaults, format, log, loaded), log.diagnostics
     except SourceError as exc:
         return None, exc.diagnostics
     except registry.UnknownFormat as exc:
@@ -165,10 +167,11 @@ def unreadable(source: str, exc: OSError) -> SourceError:
 
 
 def read_source(path: Path, data: str | bytes | None = None, defaults: dict | None = None,
-                format: str | None = None, log: Log | None = None) -> Quiz:
+                format: str | None = None, log: Log | None = None, loaded: dict[str, bytes] | None = None) -> Quiz:
     """Read one file into the model with the reader `format` names, else the one its suffix
     and content call for; OS and encoding problems become SourceErrors, and what the reader
-    could not carry into the model goes to `log`."""
+    could not carry into the model goes to `log`. Each file beside the source that the reader
+    loads goes into `loaded` (relative path -> bytes), for incremental builds."""
     source = source_name(path)
     if data is None:
         try:
@@ -180,19 +183,24 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
     else:
         reader = registry.reader_for(path, data.encode("utf-8") if isinstance(data, str) else data)
     accepted = getattr(reader, "READ_OPTIONS", ())
-    options = {"defaults": defaults, "assets": _asset_loader(path.parent), "log": log if log is not None else Log()}
+    options = {"defaults": defaults, "assets": _asset_loader(path.parent, loaded),
+               "log": log if log is not None else Log()}
     return reader.read(data, source=source, **{name: options[name] for name in accepted})
 
 
-def _asset_loader(folder: Path):
-    """Reads the files a quiz refers to, refusing any that leave the quiz's folder."""
+def _asset_loader(folder: Path, loaded: dict[str, bytes] | None = None):
+    """Reads the files a quiz refers to, refusing any that leave the quiz's folder; each one
+    read goes into `loaded`."""
     root = folder.resolve()
 
     def load(relative: str) -> bytes:
         target = (root / disk_name(relative)).resolve()
         if root not in target.parents:
             raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
-        return read_regular(target, ASSET_LIMIT)
+        content = read_regular(target, ASSET_LIMIT)
+        if loaded is not None:
+            loaded[relative] = content
+        return content
 
     return load
 
@@ -207,10 +215,12 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
     """Read, write and validate one source, in memory (runs in a worker process)."""
     started = time.perf_counter()
     result = SourceResult(source_name(path))
-    result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format)
+    loaded: dict[str, bytes] = {}
+    result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format, loaded)
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
-        result.inputs = {f"{text_name(path.parent)}/{a.path}": content_hash(a.data) for a in result.quiz.assets}
+        result.inputs = {f"{text_name(path.parent)}/{relative}": content_hash(content)
+                         for relative, content in loaded.items()}
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)

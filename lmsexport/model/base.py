@@ -1,4 +1,4 @@
-"""The quiz model's common parts: text, choices, the question base, settings, the quiz.
+"""The quiz model's common parts: text, choices, the question base, settings (the quiz: `quiz`).
 
 Readers build these frozen objects, writers consume them; neither knows the other.
 Objects check their own invariants on construction, so a writer can rely on every
@@ -18,17 +18,22 @@ from html import escape
 from typing import ClassVar
 
 from ..diagnostics import SourceSpan
-from ..ids import ID_LIMIT
 from ..images import image_problem
 from ..paths import unsafe_path
 
-MODEL_VERSION = 1
-"""Major version of the model's JSON form; readers refuse any other.
+MODEL_VERSION = 2
+"""Major version of the model's JSON form; readers refuse any other than READ_MODEL_VERSIONS.
 
 A new optional field is not a new version: every document of the version still reads, and
 nothing it said changes meaning. `Settings.scoring` and `Question.scoring` came that way:
 before them the model said nothing about partial credit (each writer chose its own), and a
-document without them reads with the default policy, `partial` (docs/scoring.md)."""
+document without them reads with the default policy, `partial` (docs/scoring.md).
+`Quiz.pools` is version 2: it changes what `questions` means for delivery (no longer every
+question of an attempt), so a tool that ignores keys it does not know would deliver a
+200-question bank as a 200-question quiz. A quiz without pools is still written as version 1."""
+
+READ_MODEL_VERSIONS = (1, 2)
+"""The versions of the JSON form this model reads (a version-1 form is a version-2 form without pools)."""
 
 TEXT_FORMATS = ("plain", "html")
 FEEDBACK_MODES = ("immediate", "end")
@@ -259,62 +264,24 @@ class Settings:
     """Seconds a learner has for one attempt, None for no limit; at most `TIME_LIMIT_MAX`."""
     scoring: str = DEFAULT_SCORING
     """How its questions of several parts earn credit (`SCORING_POLICIES`), unless a question says otherwise."""
+    messages: tuple[tuple[str, str], ...] = ()
+    """Words of lmsexport's own quiz player (the SCORM packages) that the quiz gives instead of the
+    player's, as (key, text) pairs sorted by key (`messages:`, docs/formats/scorm.md); the keys are
+    the player's (lmsexport/interface), checked where the file is read. Other formats' LMSs show
+    their own interface."""
     spans: Mapping[str, SourceSpan] = field(default_factory=dict, compare=False, repr=False)
     """Where each setting was given, by field name (`time_limit`: the `time:` line of a text
     header), for the message of a writer that cannot carry it; not part of the meaning."""
 
     def __post_init__(self) -> None:
         _check(self.scoring in SCORING_POLICIES, f"unknown scoring policy {self.scoring!r}")
+        keys = [key for key, _ in self.messages]
+        _check(keys == sorted(set(keys)), "interface messages must be sorted by key, each key once")
+        _check(all(isinstance(text, str) and text.strip() and unicodedata.is_normalized("NFC", text)
+                   and not XML_ILLEGAL.search(text) for _, text in self.messages),
+               "an interface message must be NFC text that XML can carry")
         _check(self.pass_mark is None or 0 <= self.pass_mark <= 100, "pass mark must be 0-100")
         _check(self.feedback in FEEDBACK_MODES, f"unknown feedback mode {self.feedback!r}")
         _check(self.attempts is None or self.attempts >= 1, "attempts must be 1 or more")
         _check(self.time_limit is None or 1 <= self.time_limit <= TIME_LIMIT_MAX,
                f"a time limit must be a second or more, and {TIME_LIMIT_MAX} seconds at most")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Quiz:
-    """A titled, ordered set of questions in one main language."""
-
-    id: str
-    """Names the outputs (`<id>.qti.zip`) and prefixes identifiers across packages; `ids.ID_LIMIT`
-    characters at most."""
-    title: str
-    lang: str | None = None
-    """BCP 47 tag of the quiz's main language (`yo`, `id`, `vi`, `ar`, `pt-BR`)."""
-    description: Text | None = None
-    settings: Settings = field(default_factory=Settings)
-    tags: tuple[str, ...] = ()
-    lint_ignore: tuple[str, ...] = ()
-    """Lint rule codes switched off for this quiz (`lint: -L012` in a text header)."""
-    questions: tuple[Question, ...]
-    assets: tuple[Asset, ...] = ()
-    """Files the quiz's HTML text refers to by path, each once, in the order the source mentions them."""
-
-    def __post_init__(self) -> None:
-        _check(is_identifier(self.id) and len(self.id) <= ID_LIMIT, f"bad quiz id {self.id!r}")
-        _check(bool(self.title.strip()), "a quiz needs a title")
-        _check(self.lang is None or is_language_tag(self.lang), "bad quiz language tag")
-        ids = [question.id for question in self.questions]
-        _check(len(set(ids)) == len(ids), "question ids repeat")
-        paths = [asset.path for asset in self.assets]
-        _check(len(set(paths)) == len(paths), "asset paths repeat")
-
-    @property
-    def total_points(self) -> float:
-        return sum(question.points for question in self.questions)
-
-    def where(self, question: Question | None = None, part: object | None = None) -> SourceSpan:
-        """Where a message about `question`, or about the quiz as a whole, points: the
-        position of `part` (an option, answer, pair, item, gap or asset that carries one),
-        else the question's, else the file the quiz's questions were read from (the model
-        keeps no position of the quiz itself), else the quiz id."""
-        if getattr(part, "source", None) is not None:
-            return part.source
-        if question is not None and question.source is not None:
-            return question.source
-        return next((SourceSpan(q.source.file) for q in self.questions if q.source is not None), SourceSpan(self.id))
-
-    def scoring_of(self, question: Question) -> str:
-        """The policy `question` is scored by: its own, else the quiz's (the one place that decides)."""
-        return question.scoring or self.settings.scoring

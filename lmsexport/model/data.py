@@ -16,7 +16,8 @@ import functools
 import types
 import typing
 
-from .base import ModelError, Question, Quiz, Text
+from .base import ModelError, Question, Text
+from .quiz import Quiz
 from .kinds import QUESTION_KINDS
 
 

@@ -8,11 +8,12 @@ percentage of the question's points (100 = full marks), as in Moodle and GIFT.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..diagnostics import SourceSpan
-from .base import Choice, MultipleChoice, Question, Text, _check, is_identifier
+from .base import XML_ILLEGAL, Choice, MultipleChoice, Question, Text, _check, is_identifier
 
 
 def _credit_ok(credit: float) -> bool:
@@ -87,10 +88,16 @@ class Numeric(Question):
 
     kind: ClassVar[str] = "numeric"
     answers: tuple[NumericAnswer, ...]
+    unit: str | None = None
+    """The unit the answers are in (`m/s²`, `%`, `km/h`), shown with the answer box. A learner may
+    type it after the number or leave it out: it is never graded, and never converted (Moodle's
+    "units are optional"). A short label: one line, no spaces at its ends, at most 50 characters
+    (Moodle's limit). None for a bare number."""
 
     def __post_init__(self) -> None:
         Question.__post_init__(self)
         _needs_full_credit(self.id, (answer.credit for answer in self.answers))
+        _check(self.unit is None or _is_label(self.unit), f"{self.id}: bad unit {self.unit!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -228,6 +235,12 @@ class Description(Question):
     def __post_init__(self) -> None:
         Question.__post_init__(self)
         _check(self.points == 0, f"{self.id}: a text block has no points")
+
+
+def _is_label(text: str) -> bool:
+    """A short one-line text: not empty, no spaces at its ends, no line break, at most 50 characters."""
+    return (0 < len(text) <= 50 and text == text.strip() and not any(c in text for c in "\n\r\t")
+            and unicodedata.is_normalized("NFC", text) and not XML_ILLEGAL.search(text))
 
 
 def _unique_ids(owner: str, ids: list[str]) -> None:

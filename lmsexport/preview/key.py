@@ -8,6 +8,7 @@ The page is in the quiz's language and direction (`lang`, `dir`), with its inter
 text from `templates/messages.json`, and styled for paper (`templates/key.css`, printed
 to PDF from the browser). It is self-contained (CSS inline, images as `data:` URIs, math
 as MathML, which browsers draw) and deterministic: the same quiz gives the same bytes.
+A pool's questions stand together under a heading saying how many of them an attempt draws.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from .._version import __version__
 from ..diagnostics import Diagnostic, SourceSpan
 from ..markup import sanitize
-from ..model import Quiz, ShortAnswer, Text
+from ..model import Pool, Quiz, ShortAnswer, Text
 from ..xml import html_fragment, number
 from .pages import messages, render as render_page, text_direction
 from .quizzes import read_quiz
@@ -74,6 +75,13 @@ def _numbers(quiz: Quiz) -> dict[str, int]:
     return {question.id: index for index, question in enumerate(answered, start=1)}
 
 
+def _attempt_questions(quiz: Quiz) -> int | None:
+    """How many questions one attempt shows, when pools make it fewer than the quiz holds."""
+    if not quiz.pools:
+        return None
+    return sum(item.draw if isinstance(item, Pool) else item.kind != "description" for item in quiz.items)
+
+
 def _points(value: float, words: dict[str, str]) -> str:
     template = words["points_one"] if value == 1 else words["points_other"]
     return template.replace("{points}", number(value))
@@ -96,6 +104,9 @@ def render(quiz: Quiz) -> str:
         m=words,
         texts=_Texts(quiz),
         numbers=_numbers(quiz),
+        pool_starts={pool.questions[0]: pool for pool in quiz.pools},
+        pool_ends={pool.questions[-1] for pool in quiz.pools},
+        attempt_questions=_attempt_questions(quiz),
         points=lambda value: _points(value, words),
         number=number,
         direction=text_direction,

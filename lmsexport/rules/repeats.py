@@ -2,6 +2,9 @@
 
     L040  a question repeats an earlier one: the same prompt (or nearly) with the
           same correct answer (or nearly)
+    L061  the same, in one quiz, where a pool holds one of the two: an attempt may
+          draw both (two pools, one pool, or a pool and a fixed question). Variants of
+          a question in one pool that draws one are what pools are for: neither rule.
 
 Texts are compared as words after normalisation (NFKC, case folded, punctuation
 dropped; accents kept, since in Yoruba or Vietnamese they change the word).
@@ -140,6 +143,32 @@ def _where(quizzes: Sequence[Quiz], entry: _Entry, later: _Entry) -> str:
 
 
 def _repeated_questions(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
+    for index, finding, pooled in _repeats(quizzes):
+        if pooled == "":
+            yield index, finding
+
+
+def _repeated_in_pools(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
+    for index, finding, pooled in _repeats(quizzes):
+        if pooled:
+            yield index, Finding(f"{finding.message}, and one attempt may draw both ({pooled})",
+                                 "remove one of them, or keep both in one pool that draws one question",
+                                 finding.question)
+
+
+def _pooled(quiz: Quiz, a: Question, b: Question) -> str | None:
+    """Which pools two questions of one quiz stand in, when one of them does; '' when none
+    does; None when one pool holds both and draws one of its questions (no attempt shows both)."""
+    pools = [quiz.pool_of(a), quiz.pool_of(b)]
+    if not any(pools):
+        return ""
+    if pools[0] is pools[1] and pools[0].draw == 1:
+        return None
+    named = [f"pool {pool.title or pool.id}" if pool else "a fixed question" for pool in pools]
+    return named[0] if named[0] == named[1] else f"{named[0]} and {named[1]}"
+
+
+def _repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
     entries = _entries(quizzes)
     first: dict[int, int] = {}
     same: dict[int, int] = {}
@@ -155,15 +184,19 @@ def _repeated_questions(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]
         a, b = entries[earlier], entries[later]
         same = a.prompt.words == b.prompt.words and [x.words for x in a.answers] == [y.words for y in b.answers]
         how = "repeats" if same else "nearly repeats"
+        pooled = _pooled(quizzes[a.quiz], a.question, b.question) if a.quiz == b.quiz else ""
         yield b.quiz, Finding(
             f"question {b.number} {how} {_where(quizzes, a, b)}",
             "remove one of them, or ask something else; a learner gets the same question twice",
             b.question,
-        )
+        ), pooled
 
 
 RULES = (
     Rule("L040", "repeated-question", WARNING,
          "A question repeats an earlier one, in the same quiz or elsewhere in the batch.",
          _repeated_questions, batch=True),
+    Rule("L061", "repeated-in-pools", WARNING,
+         "A question repeats another of its quiz where a pool holds one of them, so an attempt may draw both.",
+         _repeated_in_pools, batch=True),
 )

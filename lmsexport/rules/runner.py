@@ -14,11 +14,11 @@ from typing import Iterable, Iterator, Sequence
 
 from ..diagnostics import Diagnostic, Severity, SourceSpan
 from ..model import Quiz
-from . import Finding, Rule, answers, forget, language, limits, placeholders, repeats, structure
+from . import Finding, Rule, answers, forget, language, limits, placeholders, pools, repeats, structure
 
-RULES: tuple[Rule, ...] = (
+RULES: tuple[Rule, ...] = tuple(sorted(
     structure.RULES + placeholders.RULES + language.RULES + answers.RULES + repeats.RULES + limits.RULES
-)
+    + pools.RULES, key=lambda rule: rule.code))
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
 
 UNKNOWN_RULE = "L000"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 from collections.abc import Callable
 
 from ...ids import letters
@@ -25,6 +24,8 @@ from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
     NumericAnswer, Question, ShortAnswer, Text, TrueFalse,
 )
+from ...numbers import read_plain, written
+from ...quantities import QuantityError, read_answer
 from .answers import Option, feedback_of, options, typed
 from .lexer import Chars
 from .parts import BLANK, Context, Parsed
@@ -32,7 +33,6 @@ from .texts import only_breaks, visible
 
 _GAP = "\ue002"
 """Stands for the gap while the text around it is read as one."""
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _SENTENCE_END = re.compile(r"[.?!…]+")
 """Text after the answers that only ends the sentence: Moodle's blank is plainly meant there."""
 _KIND_NAMES = {"multichoice": "multiple-choice", "shortanswer": "short-answer", "numerical": "numeric",
@@ -123,12 +123,11 @@ def _numeric(ctx: Context, q: Parsed, chars: Chars) -> tuple[float, float] | Non
     parts = [chars[:cut].strip(), chars[cut + skip:].strip()] if skip else [chars.strip()]
     values = []
     for part in parts:
-        value = Decimal(part.text) if _NUMBER.fullmatch(part.text) else Decimal("NaN")
-        if not value.is_finite() or not math.isfinite(float(value)):
+        value = read_plain(part.text)
+        if value is None or not math.isfinite(float(value)):
             what = f"{part.text!r} is not a number" if part.text else f"a number is missing in {chars.text!r}"
-            ctx.error("E904", f"{what} in an answer of {q.label}", part.anchor,
-                      "write numbers with digits and a dot, such as 3.14 (no comma, no unit); a tolerance follows "
-                      "a colon (3.14:0.01), a range is min..max (1..5)", len(part.text.split("\n")[0]))
+            ctx.error("E904", f"{what} in an answer of {q.label}", part.anchor, _not_a_number(part.text),
+                      len(part.text.split("\n")[0]))
             return None
         values.append(value)
     if dots > 0:
@@ -139,6 +138,24 @@ def _numeric(ctx: Context, q: Parsed, chars: Chars) -> tuple[float, float] | Non
         # In decimal, so 3.141..3.142 is 3.1415 +- 0.0005 exactly as written, not 3.1414999999999997.
         return float((values[0] + values[1]) / 2), float((values[1] - values[0]) / 2)
     return float(values[0]), float(abs(values[1])) if skip else 0.0
+
+
+def _not_a_number(text: str) -> str:
+    """What to write instead of a number Moodle's GIFT import refuses: the dot form of a number
+    written with a comma (read as the shared layer reads numbers), the number without its unit."""
+    rules = "a tolerance follows a colon (3.14:0.01), a range is min..max (1..5)"
+    try:
+        quantity = read_answer(text, None)
+    except QuantityError:
+        quantity = None
+    if quantity is None or not math.isfinite(quantity.value) or quantity.bounded:
+        return f"write numbers with digits and a dot, such as 3.14 (no comma, no unit); {rules}"
+    plain = written(quantity.value, None)
+    if quantity.unit:
+        return (f"GIFT numbers have no unit (Moodle refuses {text}): write {plain} here and the unit "
+                f"({quantity.unit}) in the question's text; {rules}")
+    doubt = next((note.hint for note in quantity.notes if note.code == "W131"), f"write {plain}")
+    return f"GIFT numbers are written with a dot and no grouping, as Moodle reads them: {doubt}; {rules}"
 
 
 def build_match(ctx: Context, q: Parsed, question_id: str) -> Question | None:

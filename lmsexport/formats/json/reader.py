@@ -13,7 +13,7 @@ import json
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...markup import Sanitiser
-from ...model import MODEL_VERSION, ModelError, Quiz, quiz_from_data
+from ...model import MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Quiz, quiz_from_data
 from ...textinput import decode
 
 READ_OPTIONS = ("log",)
@@ -35,10 +35,11 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
         raise _fail(source, "a number in it has too many digits to be read") from None
     version = document.get("lmsexport-model") if isinstance(document, dict) else None
-    if version != MODEL_VERSION:
+    if version not in READ_MODEL_VERSIONS or isinstance(version, bool):
         raise _fail(
             source,
-            f"not an lmsexport model version {MODEL_VERSION} (found lmsexport-model: {version!r})",
+            f"not an lmsexport model version {' or '.join(map(str, READ_MODEL_VERSIONS))} "
+            f"(found lmsexport-model: {version!r})",
             "write it with this version of lmsexport (lmsexport build --format json)",
         )
     problems: list[Diagnostic] = []
@@ -46,6 +47,9 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         _sanitise(document["quiz"], Sanitiser(Log() if log is None else log, problems), source)
     if problems:
         raise SourceError(problems)
+    if version != MODEL_VERSION and isinstance(document.get("quiz"), dict) and "pools" in document["quiz"]:
+        raise _fail(source, f"lmsexport model version {version} has no pools",
+                    f"say \"lmsexport-model\": {MODEL_VERSION} at the top of the file")
     try:
         quiz = quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:

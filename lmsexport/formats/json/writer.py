@@ -1,8 +1,10 @@
-"""The lmsexport model as JSON: `{"lmsexport-model": 1, "quiz": {...}}`.
+"""The lmsexport model as JSON: `{"lmsexport-model": 2, "quiz": {...}}`.
 
 The versioned, lossless dump of a quiz (pandoc's `native`/JSON role): the pivot
 of the tests and a stable input for other tools. Keys keep the model's order,
-non-ASCII text stays as it is (UTF-8), and the output ends with a newline.
+non-ASCII text stays as it is (UTF-8), and the output ends with a newline. The version
+written is the oldest that carries the quiz: 1 for a quiz without pools (so older lmsexport
+still reads it, and no existing dump changes), `MODEL_VERSION` (2) for one with pools.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ EXTENSION = ".json"
 
 
 def dumps(quiz: Quiz) -> str:
-    document = {"lmsexport-model": MODEL_VERSION, "quiz": quiz_to_data(quiz)}
+    document = {"lmsexport-model": MODEL_VERSION if quiz.pools else 1, "quiz": quiz_to_data(quiz)}
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
 
 

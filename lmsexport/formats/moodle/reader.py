@@ -176,12 +176,18 @@ class MoodleReader:
             self.log.warn("W682", f"{self.subject} ({kind}) is skipped: {problem.message}", problem.span, problem.hint)
 
     def _category(self, node) -> None:
-        """import_category(): the questions after it go into this category."""
+        """import_category(): the questions after it go into this category.
+
+        lmsexport writes a pool as a sub-category `<quiz id>-<pool id>` of the quiz's, and returns
+        to the quiz's by its path alone (Moodle keeps category idnumbers unique): in either, the
+        questions keep the quiz's `<quiz id>-` prefix."""
         idnumber = node.findtext("idnumber") or ""
-        self.prefix = f"{idnumber}-" if idnumber else ""
+        names = category_names(node.findtext("category/text") or "")
+        within = self.category is not None and names[:len(self.category.names)] == self.category.names
+        if not (within and self.prefix and (not idnumber or idnumber.startswith(self.prefix))):
+            self.prefix = f"{idnumber}-" if idnumber else ""
         if self.category is None:
             self.subject = "the category"
-            names = category_names(node.findtext("category/text") or "")
             self.category = _Category(names, self.field(node.find("info"), "moodle_auto_format"), idnumber)
 
     def head(self, node, *, prompt: tuple[Text, str | None] | None = None, points: float | None = None) -> Head:

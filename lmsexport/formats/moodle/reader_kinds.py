@@ -21,6 +21,7 @@ from ...model import (
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
 from .reader_context import Head, Reading
+from .reader_losses import default_unit
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
 from .scoring import grades, grades_policy, ordering_grading, ordering_policy, wrong_tick
 from ...xml import number as percent_text
@@ -118,7 +119,8 @@ def read_shortanswer(r: Reading, node) -> Read:
 
 
 def read_numerical(r: Reading, node) -> Read:
-    """import_numerical(): a number and an absolute tolerance per answer; units are not read."""
+    """import_numerical(): a number and an absolute tolerance per answer, and the unit of multiplier
+    1 (Moodle's default unit, get_default_numerical_unit()); other units are warned about (W687)."""
     head = r.head(node)
     rows, feedback = _typed(r, node, head, "numerical")
     answers = []
@@ -133,7 +135,7 @@ def read_numerical(r: Reading, node) -> Read:
             continue
         answers.append(NumericAnswer(value=value, tolerance=abs(tolerance), credit=percent, feedback=own,
                                      source=r.span(answer)))
-    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers)), None
+    return r.build(node, Numeric, **head.fields, **feedback, answers=tuple(answers), unit=default_unit(node)), None
 
 
 def _typed(r: Reading, node, head: Head, kind: str):

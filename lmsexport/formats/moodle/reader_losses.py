@@ -4,12 +4,14 @@ Part of the Moodle reader. `skipped_type` says why a question type has no kind i
 (the question is skipped, W681); `warn_losses` names, for a question read, each part of it the
 model leaves out: hints and the penalty for each wrong try (W684: the model has one try),
 the feedback for a partly right answer (W685), an essay's grader information, response
-template and attachments (W686), a numerical question's units (W687). The fields are those
+template and attachments (W686), a numerical question's units but its default one, which the
+model keeps, or a graded unit (W687). The fields are those
 qformat_xml imports (import_hints, import_combined_feedback, import_essay, import_numerical).
 """
 
 from __future__ import annotations
 
+import unicodedata
 
 from ...model import Question
 from .reader_context import Reading
@@ -98,10 +100,38 @@ def _essay(r: Reading, node) -> None:
                "marked by a person", "add what graders need to the question's general feedback, which they see")
 
 
+def default_unit(node) -> str | None:
+    """The unit a numerical question's answers are in, as the model holds it: Moodle's default unit
+    (multiplier 1, get_default_numerical_unit()), unless `<showunits>3` says units are not used."""
+    if (node.findtext("showunits") or "").strip() == "3":
+        return None
+    for unit in node.iterfind("units/unit"):
+        name = unicodedata.normalize("NFC", " ".join((unit.findtext("unit_name") or "").split()))
+        if name and _multiplier(unit) == 1:
+            return name
+    return None
+
+
+def _multiplier(unit) -> float | None:
+    try:
+        return float((unit.findtext("multiplier") or "1").strip())
+    except ValueError:
+        return None
+
+
 def _units(r: Reading, node) -> None:
-    """import_numerical(): units are not read; an answer is a plain number."""
-    units = [(unit.findtext("unit_name") or "").strip() for unit in node.iterfind("units/unit")]
-    names = ", ".join(repr(unit) for unit in units if unit)
-    r.warn("W687", node.find("units"), f"{r.subject}: its units ({names}) are left out: lmsexport's numeric answers "
-           "are plain numbers, so an answer given with a unit is not accepted",
-           "say in the question text which unit the number is in")
+    """import_numerical(): the model keeps the default unit, shown and never graded (Numeric.unit);
+    other units (which Moodle converts by their multipliers) and a graded unit have no place."""
+    kept = default_unit(node)
+    others = [(unit.findtext("unit_name") or "").strip() for unit in node.iterfind("units/unit")]
+    others = [name for name in others if name and name != kept]
+    graded = kept is not None and (node.findtext("unitgradingtype") or "0").strip() in ("1", "2")
+    if others:
+        names = ", ".join(repr(name) for name in others)
+        instead = f"the answers are in {kept!r} only" if kept else "lmsexport's numeric answers are plain numbers"
+        r.warn("W687", node.find("units"), f"{r.subject}: its units {names} are left out: {instead}, so an answer "
+               "given in another unit is not accepted", "say in the question text which unit the number is in")
+    elif graded:
+        r.warn("W687", node.find("unitgradingtype"), f"{r.subject}: Moodle grades its unit ({kept}); lmsexport's "
+               "unit is shown and may be typed, but is never graded", "nothing to do, unless the unit itself is "
+               "what the question asks: then ask for it in a question of its own")

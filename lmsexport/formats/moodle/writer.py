@@ -1,4 +1,4 @@
-"""Moodle XML question banks: a category per quiz, holding its questions.
+"""Moodle XML question banks: a category per quiz, holding its questions (a sub-category per pool).
 
 The file imports through Moodle's Question bank > Import > "Moodle XML format"
 (https://docs.moodle.org/en/Moodle_XML_format). It holds what Moodle's importer,
@@ -29,7 +29,7 @@ from lxml import etree
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import letters
-from ...model import Asset, Question, Quiz, Text
+from ...model import Asset, Pool, Question, Quiz, Text
 from .limits import FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
 from .rules import blank, category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
@@ -102,21 +102,54 @@ class _Bank:
             if f"{folder}{filename}" != f"/{asset.path}":
                 self.log.warn("W659", f"image {asset.path!r} is stored in Moodle as {folder[1:] + filename!r}: "
                               "Moodle's file names cannot hold & < > \" ` | ' : or \\", quiz.where())
-        for question in quiz.questions:
-            if question.kind not in KIND_WRITERS:
-                self.log.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
-                              "does not support yet; it is left out", quiz.where(question))
-                continue
-            qtype, write_kind = KIND_WRITERS[question.kind]
-            out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
-            write_kind(out, question)
-            out.tags()
-            blanks = [(what, part) for what, part, text, shown in _answer_texts(question)
-                      if blank(words(text) if shown == "plain" else out.fragment(text))]
-            if blanks:
-                self.refusals.append(_blank_answers(question, blanks, quiz.where(question, blanks[0][1])))
-            elif self.fits(out.node, f"question {question.id}", quiz.where(question)):
-                yield out.node
+        pools: set[str] = set()
+        in_pool = False
+        for item in quiz.items:
+            if isinstance(item, Pool):
+                yield from self._pool(quiz, item, [*parents, title], pools, assets)
+            elif in_pool:  # back to the quiz's category (Moodle finds it by its path)
+                yield _category_switch([*parents, title])
+            in_pool = isinstance(item, Pool)
+            if not in_pool:
+                yield from self._question(quiz, item, assets)
+
+    def _question(self, quiz: Quiz, question: Question, assets: dict[str, Asset]) -> Iterator:
+        if question.kind not in KIND_WRITERS:
+            self.log.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
+                          "does not support yet; it is left out", quiz.where(question))
+            return
+        qtype, write_kind = KIND_WRITERS[question.kind]
+        out = QuestionOut(self, quiz, question, assets, element("question", {"type": qtype}))
+        write_kind(out, question)
+        out.tags()
+        blanks = [(what, part) for what, part, text, shown in _answer_texts(question)
+                  if blank(words(text) if shown == "plain" else out.fragment(text))]
+        if blanks:
+            self.refusals.append(_blank_answers(question, blanks, quiz.where(question, blanks[0][1])))
+        elif self.fits(out.node, f"question {question.id}", quiz.where(question)):
+            yield out.node
+
+    def _pool(self, quiz: Quiz, pool: Pool, path: list[str], taken: set[str], assets: dict[str, Asset]) -> Iterator:
+        """A pool: a sub-category of the quiz's holding its questions. Moodle draws from a category
+        through random questions in the quiz (mod/quiz "Add a random question"), which a bank
+        import cannot create: qformat_xml imports no `random` questions (format.php has no
+        import for them, and Moodle 4.3+ keeps random slots in quiz settings, not the bank). So
+        the teacher is told, in a warning and in the category's description, what to add."""
+        name = _unique(self.fit(pool.title or pool.id, quiz, f"the title of pool {pool.id}", category=True), taken)
+        worth = f", each worth {number(pool.points)} points" if pool.points is not None else ""
+        todo = (f"in the quiz, add {pool.draw} random question{'s' if pool.draw != 1 else ''} from the category "
+                f"\"{' / '.join([*path, name])}\"{worth} (Questions > Add > a random question)")
+        self.log.warn("W662", f"pool {pool.id} draws {pool.draw} of {len(pool.questions)} questions per attempt; its "
+                      "questions go into a category of their own, but Moodle draws only through random questions "
+                      "in a quiz, which a question bank cannot hold", quiz.where(quiz.members(pool)[0]), todo)
+        category = _category_switch([*path, name])
+        sub(sub(category, "info", {"format": "html"}), "text",
+            text=f"<p>{html.escape(todo[0].upper() + todo[1:], quote=False)}.</p>")
+        sub(category, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{pool.id}"))
+        if self.fits(category, f"pool {pool.id}", quiz.where(quiz.members(pool)[0])):
+            yield category
+        for question in quiz.members(pool):
+            yield from self._question(quiz, question, assets)
 
     def fit(self, value: str, quiz: Quiz, what: str, question: Question | None = None, *, category=False) -> str:
         """`value` as Moodle will keep it in a name, with a warning when that changes it.
@@ -147,8 +180,7 @@ class _Bank:
         """The category question: Moodle puts the questions after it into that category.
 
         import_category() reads `<info>` without its files, so an image there cannot travel."""
-        node = element("question", {"type": "category"})
-        sub(sub(node, "category"), "text", text=category_path(path))
+        node = _category_switch(path)
         info = _html(quiz.description, quiz.lang)
         for path_ in _image_paths(info, {asset.path for asset in quiz.assets}):
             self.log.warn("W659", f"the quiz description shows the image {path_!r}, but Moodle reads no files in a "
@@ -267,6 +299,13 @@ def _blank_answers(question: Question, blanks: list[tuple[str, object]], span: S
         "E008", f"question {question.id}: {names} {'has' if len(blanks) == 1 else 'have'} no text, and Moodle's "
         "importer drops an answer without text (the question would lose its grades, a pair or an item)",
         span, "write its text, or remove it")
+
+
+def _category_switch(path: list[str]):
+    """A category question naming only its path: the questions after it go there."""
+    node = element("question", {"type": "category"})
+    sub(sub(node, "category"), "text", text=category_path(path))
+    return node
 
 
 def _document(questions: Iterable) -> bytes:

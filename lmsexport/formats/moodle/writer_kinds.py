@@ -76,7 +76,11 @@ def write_short_answer(out: QuestionWriting, question: ShortAnswer) -> None:
 
 
 def write_numeric(out: QuestionWriting, question: Numeric) -> None:
-    """import_numerical(): each answer a number with an absolute `<tolerance>`, first match first; no units."""
+    """import_numerical(): each answer a number with an absolute `<tolerance>`, first match first.
+
+    The unit is Moodle's "units are optional" (qtype_numerical::UNITOPTIONAL): one unit of
+    multiplier 1, typed in the answer box after the number or left out, never graded, as the
+    model means it; without one, UNITNONE."""
     out.header()
     for answer in question.answers:
         node = sub(out.node, "answer", {"fraction": _grade(out, answer.credit, _exact(answer.value), answer)})
@@ -84,9 +88,15 @@ def write_numeric(out: QuestionWriting, question: Numeric) -> None:
         out.rich(node, "feedback", fragment=_answer_feedback(out, answer.feedback, answer.credit))
         sub(node, "tolerance", text=_exact(answer.tolerance))
     _catch_all(out, numerical=True)
+    if question.unit is not None:
+        unit = sub(sub(out.node, "units"), "unit")
+        sub(unit, "multiplier", text="1")
+        sub(unit, "unit_name", text=question.unit)
     sub(out.node, "unitgradingtype", text="0")
     sub(out.node, "unitpenalty", text="0.1")
-    sub(out.node, "showunits", text="3")  # qtype_numerical::UNITNONE: no unit asked for
+    # qtype_numerical::UNITINPUT (0) with unitgradingtype 0 is the editor's "units are optional";
+    # UNITNONE (3): no unit asked for.
+    sub(out.node, "showunits", text="3" if question.unit is None else "0")
     sub(out.node, "unitsleft", text="0")
     out.rich(out.node, "instructions")
 

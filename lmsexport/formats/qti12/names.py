@@ -11,7 +11,7 @@ docs/formats/canvas.md. A reader turns each of these back: `item_ident` into the
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import Context, Decimal
 from urllib.parse import quote, unquote
 
 from ...xml import NS
@@ -82,6 +82,12 @@ EQUATION_PATH = "/equation_images/"
 DISPLAY = "\\displaystyle "
 """Prefixed to the TeX of display math: Canvas draws every equation image inline, so display math is
 drawn in display style; a reader takes the prefix off and makes the formula display math again."""
+EXACT = Context(prec=1000)
+"""Decimal arithmetic without rounding for any two floats (their decimals span fewer than 800
+digits), where the default context's 28 digits would round 1 + 1e-100 to 1."""
+_KEEP = "\ue000"
+_ALT_PREFIX = "LaTeX: "
+_TITLE_LENGTH = 60
 _ANSWER_SPAN = 10000
 _NOT_BLANK = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -107,6 +113,28 @@ def item_ident(quiz_id: str, question_id: str) -> str:
 def question_ref(quiz_id: str, question_id: str) -> str:
     """The bank question a quiz question was made from, as Canvas exports it (its own id, not the item's)."""
     return f"{item_ident(quiz_id, question_id)}-bank"
+
+
+def fragment(value: str):
+    """An HTML fragment as a tree under a `div`, as the writer and the reader handle texts. libxml2
+    drops the space (a no-break space too) before a fragment's first element; a character put
+    first and taken off again keeps it. Parsed whole, whatever its length (xml.html_fragment)."""
+    from ...xml import html_fragment
+
+    root = html_fragment(_KEEP + value)
+    root.text = root.text[len(_KEEP):] or None
+    return root
+
+
+def item_title(prompt_html: str, fallback: str) -> str:
+    """The title of a question that has none: the start of its prompt (Canvas needs a title, and lists
+    questions by it in banks). A reader drops a title equal to it, which is not the author's."""
+    from ...xml import html_fragment
+
+    words = " ".join(html_fragment(prompt_html).text_content().split())
+    if len(words) <= _TITLE_LENGTH:
+        return words or fallback
+    return words[: _TITLE_LENGTH + 1].rsplit(" ", 1)[0][:_TITLE_LENGTH] + "…"
 
 
 def answer_ident(position: int, number: int) -> str:
@@ -139,7 +167,7 @@ def decimal(value: float) -> str:
 def bounds(value: float, margin: float) -> tuple[str, str]:
     """value - margin and value + margin, computed in decimal so that the written bounds are exact."""
     centre, width = Decimal(decimal(value)), Decimal(decimal(margin))
-    return _plain(centre - width), _plain(centre + width)
+    return _plain(EXACT.subtract(centre, width)), _plain(EXACT.add(centre, width))
 
 
 def _plain(number: Decimal) -> str:
@@ -169,16 +197,20 @@ def equation_attributes(tex: str, display: bool) -> dict[str, str]:
         "class": EQUATION_CLASS,
         "title": content,
         "src": f"{EQUATION_PATH}{address}?scale=1",
-        "alt": f"LaTeX: {content}",
+        "alt": f"{_ALT_PREFIX}{content}",
         "data-equation-content": content,
     }
 
 
 def equation_tex(attributes) -> tuple[str, bool] | None:
-    """(TeX, display) of an equation image's attributes, or None if they are not an equation's."""
+    """(TeX, display) of an equation image's attributes, or None if they are not an equation's:
+    the TeX is `data-equation-content`, else (older Canvas exports) the `alt` after `LaTeX: `."""
     if EQUATION_CLASS not in (attributes.get("class") or "").split():
         return None
     content = attributes.get("data-equation-content")
-    if content is None:
+    alt = attributes.get("alt") or ""
+    if content is None and alt.startswith(_ALT_PREFIX):
+        content = alt[len(_ALT_PREFIX):]
+    if not content or not content.strip():
         return None
     return (content[len(DISPLAY):], True) if content.startswith(DISPLAY) else (content, False)

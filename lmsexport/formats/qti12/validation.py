@@ -3,8 +3,8 @@
 The assessment is checked against the IMS QTI ASI 1.2 XSD (lmsexport/validation.py), then against
 what Canvas's importer relies on (canvas-lms `gems/plugins/qti_exporter`, after QTIMigrationTool):
 every `varequal` names a response and one of its labels, every feedback shown exists, every choice
-question has a right answer, identifiers are unique, every blank is in the text, the metadata is
-Canvas's. `assessment_meta.xml` has no XSD lmsexport ships (Canvas's own `cccv1p0.xsd` is not in
+question has a right answer, identifiers are unique, every blank is in the text, every item or
+section referred to exists, the metadata is Canvas's. `assessment_meta.xml` has no XSD lmsexport ships (Canvas's own `cccv1p0.xsd` is not in
 the schema collection), so its fields are checked here. The package rules tie the manifest, the
 assessment, its settings and its images together. Codes V501-V524: docs/formats/canvas.md.
 """
@@ -52,6 +52,8 @@ def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
     if not holders:
         findings.append(finding("V501", source, "the questestinterop holds no assessment or objectbank: Canvas "
                                  "imports nothing from it", root.sourceline))
+    if "!" not in source:  # a document on its own; in a package, package_rules looks across its documents
+        findings += _reference_findings(root, _idents([root]), source)
     seen: dict[str, int] = {}
     for item in root.iter(f"{_Q}item"):
         ident = item.get("ident", "")
@@ -197,13 +199,29 @@ def _setting_problem(name: str, value: str) -> str | None:
     return None
 
 
+def _idents(roots) -> set[str]:
+    return {node.get("ident", "") for root in roots for node in root.iter(f"{_Q}item", f"{_Q}section")}
+
+
+def _reference_findings(root, known: set[str], source: str) -> list[Diagnostic]:
+    """Every `itemref` and `sectionref` names an item or section the importer can find."""
+    return [finding("V508", source, f"the {_local(ref)} names {ref.get('linkrefid')!r}, which is no "
+                    f"{_local(ref)[:-3]} of the {'package' if '!' in source else 'document'}", ref.sourceline,
+                    hint="Canvas imports the quiz without it: export the quiz with the questions it refers to")
+            for ref in root.iter(f"{_Q}itemref", f"{_Q}sectionref") if ref.get("linkrefid") not in known]
+
+
 def package_rules(files: dict[str, bytes], source: str, documents: dict) -> list[Diagnostic]:
-    """The manifest's QTI 1.2 assessments, their settings and their images; [] for other packages."""
+    """The manifest's QTI 1.2 assessments, their settings and their images, and the references
+    between the package's QTI 1.2 documents; [] for other packages."""
     manifest = documents.get(MANIFEST)
     if manifest is None:
         return []
+    qti = {path: root for path, root in documents.items() if root is not None and root.tag == f"{_Q}questestinterop"}
+    known = _idents(qti.values())
+    findings = [found for path, root in sorted(qti.items()) for found in _reference_findings(root, known,
+                                                                                             f"{source}!{path}")]
     resources = [r for r in manifest.iter("{*}resource") if r.get("type") == names.ASSESSMENT_RESOURCE]
-    findings = []
     for resource in resources:
         for file in resource.iter("{*}file"):
             path = posixpath.normpath(file.get("href", ""))

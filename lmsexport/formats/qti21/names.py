@@ -40,6 +40,8 @@ INCORRECT_FEEDBACK = "incorrect_fb"
 """Canvas files these as the question's correct / incorrect comments (their names contain `correct`)."""
 TRUE, FALSE = "true", "false"
 """The simpleChoice identifiers of a true/false item: what tells it from a two-option choice."""
+UNIT_CLASS = "unit"
+"""The class of the `span` after a numeric item's answer box holding its unit (QTI 2.1 has no units)."""
 MEDIA_FOLDER = "items/"
 """Images go beside the items (`items/<asset path>`), so an item refers to them by the quiz's own
 path, and Canvas, which matches `src` against the end of a file's path, finds them."""

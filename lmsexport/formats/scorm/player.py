@@ -6,18 +6,20 @@ escapes `<`, `>`, `&` and `'`), so no JavaScript is ever built from Python strin
 (STYLE.md, convention 6). Behaviour lives in `templates/static/*.js`, copied
 byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
 `player.js` (the flow), `lms.js` and a runtime adapter per SCORM version. Interface
-text comes from `templates/messages.json`, picked for the quiz's language at
-build time, with English as the fallback. The data of each kind is built in
+text comes from `lmsexport/interface` in the quiz's language (W610 when it has none
+and the player speaks another), with what the quiz's `messages:` file says over it;
+counted words are written here by CLDR's plural rules (`2 body`), and the page gets
+the language's number signs to write scores with. The data of each kind is built in
 `player_kinds.py`, and rich text (math, images) in `player_text.py`.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from importlib import resources
 
 from ...diagnostics import Log
+from ...interface import Words, counted_key, fallback, language_name, number_format
 from ...model import Quiz
 from .limits import DESCRIPTION_LIMIT
 from .player_kinds import compact, interaction_id, question_data
@@ -31,31 +33,8 @@ RUNTIMES = {"1.2": "scorm12.js", "2004": "scorm2004.js"}
 """SCORM version -> the adapter that maps the player's records onto that version's CMI."""
 LAUNCH = "index.html"
 
-__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RUNTIMES", "STATIC", "interaction_id", "media_path", "message_language",
-           "messages", "pending_grading", "player_data", "render", "static_file"]
-
-
-@functools.cache
-def _catalog() -> dict[str, dict[str, str]]:
-    path = resources.files("lmsexport.formats.scorm") / "templates" / "messages.json"
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def message_language(lang: str | None) -> str:
-    """The catalog language that best fits `lang`: `pt-BR` -> `pt-br`, `pt`, else `en`."""
-    catalog = _catalog()
-    subtags = (lang or "").lower().split("-")
-    for size in range(len(subtags), 0, -1):
-        candidate = "-".join(subtags[:size])
-        if candidate in catalog:
-            return candidate
-    return "en"
-
-
-def messages(lang: str | None) -> dict[str, str]:
-    """Interface text for `lang`, each missing message taken from English."""
-    catalog = _catalog()
-    return {**catalog["en"], **catalog[message_language(lang)]}
+__all__ = ["DESCRIPTION_LIMIT", "LAUNCH", "RUNTIMES", "STATIC", "interaction_id", "media_path", "pending_grading",
+           "player_data", "render", "static_file"]
 
 
 def pending_grading(quiz: Quiz) -> bool:
@@ -66,10 +45,14 @@ def pending_grading(quiz: Quiz) -> bool:
 def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
     """Everything the page's script needs, as JSON-ready data; what it cannot carry goes to `log`.
 
+    Every question is in `questions`, pooled or not; `pools` says which of them each attempt
+    draws from (the player draws, and keeps the draw's seed in suspend_data).
     With an essay in the quiz the pass mark is left out: the player cannot mark the
     essay, so it never decides pass or fail (the writer warns, W603)."""
-    texts = TextConverter(quiz, Log() if log is None else log)
+    log = Log() if log is None else log
+    texts = TextConverter(quiz, log)
     pending = pending_grading(quiz)
+    words = _words(quiz, log)
     return compact({
         "lang": quiz.lang or "en",
         "description": texts(quiz.description),
@@ -78,9 +61,32 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
         "pending": pending or None,
         "feedback": quiz.settings.feedback,
         "timeLimit": quiz.settings.time_limit,
-        "messages": messages(quiz.lang),
-        "questions": [question_data(quiz, question, version, texts) for question in quiz.questions],
+        "messages": {key: text for key, text in words.messages.items() if not counted_key(key)},
+        "numberFormat": number_format(quiz.lang),
+        "questions": [_with_points(question_data(quiz, question, version, texts), question, words)
+                      for question in quiz.questions],
+        "pools": [{"draw": pool.draw, "shuffle": pool.shuffle, "questions": list(pool.questions)}
+                  for pool in quiz.pools] or None,
     })
+
+
+def _words(quiz: Quiz, log: Log) -> Words:
+    """The interface text of the quiz's page; W610 when the player has none in its language."""
+    words = Words(quiz.lang, dict(quiz.settings.messages))
+    other = fallback(quiz.lang)
+    if other is not None and not words.complete:
+        log.warn("W610", f"the player has no interface text in {language_name(quiz.lang)}, so it shows its "
+                 f"buttons and messages in {language_name(other)}", quiz.where(),
+                 "give the quiz a messages: file with the player's words in its language (docs/formats/scorm.md "
+                 "lists the keys), or set lang: to a language the player speaks")
+    return words
+
+
+def _with_points(data: dict, question, words: Words) -> dict:
+    """A question's data with its points as the page shows them (`(2 body)`), plural by CLDR."""
+    if question.kind == "description":
+        return data
+    return {**data, "pointsText": words.count("points", question.points)}
 
 
 @functools.cache

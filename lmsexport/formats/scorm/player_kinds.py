@@ -12,6 +12,8 @@ from ...model import (
     Description, Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, Question, Quiz, ShortAnswer,
     Text, TrueFalse,
 )
+from ...numbers import PERCENT, player_numbers
+from ...quantities import PERCENT_UNIT
 from ...text import direction, shorten, words
 from .limits import DESCRIPTION_LIMIT
 from .player_text import TextConverter
@@ -75,8 +77,13 @@ def _short_answer(question: ShortAnswer, texts: TextConverter) -> dict:
 
 
 def _numeric(question: Numeric, texts: TextConverter) -> dict:
+    """The answers, and the unit a learner may type after the number (`units`: its spellings)."""
+    units = None if question.unit is None else [question.unit]
+    if question.unit == PERCENT_UNIT:
+        units = sorted(PERCENT)
     return {"answers": [compact({"value": a.value, "tolerance": a.tolerance, "credit": a.credit,
-                                 "feedback": texts(a.feedback)}) for a in question.answers]}
+                                 "feedback": texts(a.feedback)}) for a in question.answers],
+            "unit": question.unit, "units": units}
 
 
 def _essay(question: Essay, texts: TextConverter) -> dict:
@@ -134,4 +141,6 @@ def question_data(quiz: Quiz, question: Question, version: str, texts: TextConve
     """Everything the player needs to show, score and record one question."""
     texts.where = quiz.where(question)
     kind = _KINDS[question.kind]
-    return compact({**_common(quiz, question, version, texts), **kind(question, texts)})
+    # A typed number is read as the question's language writes numbers (lmsexport/numbers.py).
+    numbers = {"numbers": player_numbers(question.lang or quiz.lang)} if isinstance(question, Numeric) else {}
+    return compact({**_common(quiz, question, version, texts), **kind(question, texts), **numbers})

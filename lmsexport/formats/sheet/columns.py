@@ -18,6 +18,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "question": ("prompt", "question text", "stem"),
     "correct": ("answer", "answers", "correct answer", "correct answers", "key", "right answer"),
     "tolerance": ("margin",),
+    "unit": ("units",),
     "points": ("score", "marks", "mark"),
     "title": ("name",),
     "tags": ("tag",),

@@ -6,16 +6,18 @@ the question, or None once it has reported why it cannot be one.
 
 from __future__ import annotations
 
+import math
+
 from ...ids import letters as ids
 from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
     NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from ...quantities import UNIT_LENGTH, Quantity, QuantityError
 from . import gaps, values
 from .columns import OPTION_LETTERS
 from .rows import RowReader
 
-_NUMERIC_HINT = "write a number (3.14), a number and its tolerance (3.14 ± 0.01) or a range (3.1..3.2)"
 _OPTIONS_HINT = "fill the options from a on, without gaps between them"
 
 
@@ -117,7 +119,7 @@ def _short_answer(reader: RowReader, kind: str, common: dict):
     correct = _required_correct(reader, "the accepted answer; several separated by | (Paris | paris)")
     if correct is None:
         return None
-    answers = [values.credit(text, reader.decimal) for text in values.alternatives(correct.text)]
+    answers = [values.credit(text) for text in values.alternatives(correct.text)]
     if not _credits_ok(reader, [credit for credit, _ in answers]):
         return None
     case = _case(reader)
@@ -129,31 +131,68 @@ def _short_answer(reader: RowReader, kind: str, common: dict):
 
 
 def _numeric(reader: RowReader, kind: str, common: dict):
-    correct = _required_correct(reader, "the number; " + _NUMERIC_HINT)
+    correct = _required_correct(reader, "the number; " + _numeric_hint(reader))
     if correct is None:
         return None
     if correct.number is not None:
-        found = [(100.0, correct.number, None)]
+        found = [(100.0, Quantity(correct.number, 0.0, None))]
     else:
-        found = []
-        for text in values.alternatives(correct.text):
-            credit, rest = values.credit(text, reader.decimal)
-            parsed = values.numeric(rest, reader.decimal)
-            if parsed is None:
-                hint = _NUMERIC_HINT + ("; for a decimal comma, add a settings row decimal | comma above the header"
-                                        if reader.decimal == "." and values.numeric(rest, ",") else "")
-                reader.error("E982", f"{rest!r} in correct of {reader.name} is not a number", "correct", hint)
-                return None
-            found.append((credit, *parsed))
-    if not _credits_ok(reader, [credit for credit, _, _ in found]):
+        found = [(credit, _quantity(reader, rest))
+                 for credit, rest in map(values.credit, values.alternatives(correct.text))]
+        if any(quantity is None for _, quantity in found):
+            return None
+    if not _credits_ok(reader, [credit for credit, _ in found]):
         return None
     answers = []
-    for credit, value, own in found:
-        tolerance = own if own is not None else _tolerance(reader, value)
+    for credit, quantity in found:
+        tolerance = quantity.tolerance if quantity.bounded else _tolerance(reader, quantity.value)
         if tolerance is None:
             return None
-        answers.append(NumericAnswer(value=value, tolerance=tolerance, credit=credit, source=_cell(reader, "correct")))
-    return Numeric(**common, prompt=_prompt(reader), answers=tuple(answers))
+        answers.append(NumericAnswer(value=quantity.value, tolerance=tolerance, credit=credit,
+                                     source=_cell(reader, "correct")))
+    unit = _unit(reader, [quantity.unit for _, quantity in found])
+    if unit is False:
+        return None
+    return Numeric(**common, prompt=_prompt(reader), answers=tuple(answers), unit=unit)
+
+
+def _numeric_hint(reader: RowReader) -> str:
+    show = reader.numbers.show
+    return (f"write a number ({show('3.14')}), a number and its tolerance ({show('3.14 ± 0.01')}), a range "
+            f"({show('3.1..3.2')}) or a number and its unit ({show('9.81 m/s²')})")
+
+
+def _quantity(reader: RowReader, text: str) -> Quantity | None:
+    """An answer of a numeric row, its notes warned about; None after reporting why it is no number."""
+    try:
+        quantity = values.numeric(text, reader.numbers)
+    except QuantityError as exc:
+        reader.error("E982", f"{text!r} in correct of {reader.name} {exc.message}", "correct", exc.hint)
+        return None
+    if quantity is None or not (math.isfinite(quantity.value) and math.isfinite(quantity.tolerance)):
+        what = "is not a number" if quantity is None else "is out of range"
+        reader.error("E982", f"{text!r} in correct of {reader.name} {what}", "correct", _numeric_hint(reader))
+        return None
+    for note in quantity.notes:
+        reader.warn(note.code, f"{reader.name}: {note.message}", "correct", note.hint)
+    return quantity
+
+
+def _unit(reader: RowReader, given: list[str | None]):
+    """The row's unit: its `unit` cell, or the one its answers give; False after reporting two."""
+    cell = reader.get("unit")
+    units = dict.fromkeys(unit for unit in [cell.text.strip() if cell else None, *given] if unit)
+    if len(units) > 1:
+        reader.error("E982", f"the answers of {reader.name} have different units: {', '.join(units)}",
+                     "unit" if cell else "correct", "lmsexport does not convert units: write every answer in one "
+                     "unit (or give it once, in the unit column)")
+        return False
+    unit = next(iter(units), None)
+    if unit is not None and len(unit) > UNIT_LENGTH:
+        reader.error("E982", f"the unit of {reader.name} is longer than {UNIT_LENGTH} characters", "unit",
+                     "write the unit short (m/s², %, km/h)")
+        return False
+    return unit
 
 
 def _tolerance(reader: RowReader, value: float) -> float | None:
@@ -161,7 +200,7 @@ def _tolerance(reader: RowReader, value: float) -> float | None:
     if cell is None:
         return 0.0
     try:
-        return values.tolerance(cell, reader.decimal, value)
+        return values.tolerance(cell, reader.numbers, value)
     except ValueError as exc:
         reader.error("E982", f"tolerance of {reader.name} holds {cell.text!r}", "tolerance",
                      f"{exc}; or a percentage of the answer (5%)")
@@ -204,7 +243,7 @@ def _essay(reader: RowReader, kind: str, common: dict):
     lines = 10
     if cell is not None:
         try:
-            lines = values.number(cell, reader.decimal)
+            lines = values.number(cell, reader.numbers)
         except ValueError:
             lines = 0
         if not (1 <= lines <= 100 and lines == int(lines)):

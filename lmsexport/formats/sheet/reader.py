@@ -36,7 +36,7 @@ def read(data: str | bytes, *, source: str, log: Log | None = None, defaults: di
          assets: Callable[[str], bytes] | None = None) -> Quiz:
     """Read a sheet of questions; raises SourceError listing every problem, each at its cell."""
     caught = Log() if log is None else log
-    quiz = _quiz(_grid(data, source, caught), defaults or {}, assets)
+    quiz = _quiz(_grid(data, source, caught), defaults or {}, assets, caught)
     if log is None:
         for diagnostic in caught.diagnostics:
             warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
@@ -61,14 +61,14 @@ def _grid(data: str | bytes, source: str, log: Log) -> Grid:
         raise
 
 
-def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> Quiz:
+def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None, log: Log) -> Quiz:
     problems: list[Diagnostic] = []
     settings_rows, header_row, question_rows = split(grid)
     if header_row is None:
         raise SourceError([_no_header(grid)])
     header = read_header(grid, header_row, problems)
     header_broken = bool(problems)
-    given = read_settings(grid, settings_rows, problems)
+    given = read_settings(grid, settings_rows, problems, defaults.get("lang"))
     if header_broken:
         raise SourceError(problems)  # every row is read through the header: have it fixed first
     config = {**defaults, **{name: value for name, (value, _, _) in given.items()}}
@@ -77,11 +77,12 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
     if "description" in given:
         value, row, column = given["description"]
         description = texts.text(value, row, column)
-    questions = _questions(grid, header, question_rows, config, texts, problems)
+    questions = _questions(grid, header, question_rows, config, texts, problems, log)
     if not questions and not problems:
         problems.append(grid.error("E989", "no questions under the header row", header_row,
                                    header.columns["question"], f"write one question per row below the header; {_DOCS}"))
     loaded = load_assets(texts, assets, grid, problems)
+    messages = _messages(config, grid.source, problems)
     if problems:
         raise SourceError(problems)
     stem = grid.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -90,9 +91,21 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None) -> 
         description=description, tags=config.get("tags", ()), lint_ignore=config.get("lint", ()),
         settings=Settings(shuffle=config.get("shuffle", False), pass_mark=config.get("pass"),
                           feedback=config.get("feedback", "immediate"), attempts=config.get("attempts"),
-                          time_limit=config.get("time")),
+                          time_limit=config.get("time"), messages=messages),
         questions=tuple(questions), assets=loaded,
     )
+
+
+def _messages(config: dict, source: str, problems: list[Diagnostic]) -> tuple[tuple[str, str], ...]:
+    """The player's words lmsexport.toml's `[defaults]` give (a sheet has no row for them);
+    what is wrong with them goes to `problems`."""
+    from ...interface.custom import quiz_messages
+
+    try:
+        return quiz_messages(config.get("messages"), config.get("lang"), None, SourceSpan(source))
+    except SourceError as exc:
+        problems += exc.diagnostics
+        return ()
 
 
 def _no_header(grid: Grid) -> Diagnostic:
@@ -107,11 +120,12 @@ def _no_header(grid: Grid) -> Diagnostic:
 
 
 def _questions(grid: Grid, header: Header, rows, config: dict, texts: Texts,
-               problems: list[Diagnostic]) -> list[Question]:
+               problems: list[Diagnostic], log: Log) -> list[Question]:
     questions: list[Question] = []
     counts = {"question": 0, "text block": 0}
+    numbers = values.Numbers(config.get("lang"), config.get("decimal"))
     for row in rows:
-        reader = RowReader(grid, header, row, problems, config.get("decimal", "."), texts)
+        reader = RowReader(grid, header, row, problems, numbers, texts, log)
         if not reader.usable():
             continue
         kind = explicit_type(reader)
@@ -157,7 +171,7 @@ def _common(reader: RowReader, question_id: str, config: dict) -> dict | None:
     cell = reader.get("points")
     if cell is not None:
         try:
-            points = values.number(cell, reader.decimal)
+            points = values.number(cell, reader.numbers)
         except ValueError as exc:
             reader.error("E982", f"points of {reader.name} holds {cell.text!r}", "points", str(exc))
             return None

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...diagnostics import Diagnostic, column_letters
+from ...diagnostics import Diagnostic, Log, column_letters
+from ...model import is_language_tag
+from ...quantities import QuantityError
 from . import values
 from .columns import OPTION_LETTERS, column, is_note, question_type, suggest_column, suggest_type
 from .gaps import has_gaps
@@ -35,7 +37,7 @@ USES: dict[str, frozenset[str]] = {
     "choice": COMMON | _OPTIONS | _FEEDBACK | {"correct"},
     "true_false": COMMON | {"correct"},
     "short_answer": COMMON | {"correct", "case"},
-    "numeric": COMMON | {"correct", "tolerance"},
+    "numeric": COMMON | {"correct", "tolerance", "unit"},
     "essay": COMMON | {"lines"},
     "matching": COMMON | _OPTIONS,
     "ordering": COMMON | _OPTIONS,
@@ -49,6 +51,7 @@ _UNUSED_HINTS = {
                 "matching": "a matching question pairs its items in the option cells: left -> right",
                 "fill_blanks": "a fill-in-the-blanks question has its answers in the gaps: {=answer}"},
     "tolerance": "a tolerance goes with a number in correct (a numeric question)",
+    "unit": "a unit goes with a number in correct (a numeric question)",
     "points": "a text block has no points",
 }
 
@@ -127,9 +130,13 @@ def _check_options(grid: Grid, header: Header, problems: list[Diagnostic]) -> No
 class RowReader:
     """One question row, read through the header: its cells by column name, its messages."""
 
-    def __init__(self, grid: Grid, header: Header, row: Row, problems: list[Diagnostic], decimal: str, texts: Texts):
+    def __init__(self, grid: Grid, header: Header, row: Row, problems: list[Diagnostic], numbers: values.Numbers,
+                 texts: Texts, log: Log):
         self.grid, self.header, self.row, self.problems = grid, header, row, problems
-        self.decimal, self.texts = decimal, texts
+        self.texts, self.log = texts, log
+        lang = self.get("lang")
+        self.numbers = numbers._replace(lang=lang.text) if lang is not None and is_language_tag(lang.text) else numbers
+        """How the row's numbers are written: in its own `lang`, else the sheet's."""
         self.name = "this row"
         """How messages name the question (`question 3`, `text block 1`), once it is known."""
 
@@ -141,6 +148,10 @@ class RowReader:
         """A problem at the cell of column `name` (or column number) of this row."""
         number = name if isinstance(name, int) else self.header.columns.get(name, self.header.columns["question"])
         self.problems.append(self.grid.error(code, message, self.row, number, hint))
+
+    def warn(self, code: str, message: str, name: str, hint: str = "") -> None:
+        """A warning at the cell of column `name` of this row."""
+        self.log.warn(code, message, self.grid.span(self.row, self.header.columns[name]), hint)
 
     def text(self, name: str):
         """The cell's text as a model Text, or None for an empty cell."""
@@ -224,13 +235,15 @@ def inferred_type(reader: RowReader) -> str | None:
         return "numeric"
     if correct.text.casefold() in values.TRUE_FALSE:
         return "true_false"
-    answers = [values.credit(text, reader.decimal)[1] for text in values.alternatives(correct.text)]
-    if answers and all(values.numeric(text, reader.decimal) for text in answers):
+    answers = [values.credit(text)[1] for text in values.alternatives(correct.text)]
+    if answers and all(_numeric(text, reader.numbers) for text in answers):
         return "numeric"
-    if reader.decimal == "." and answers and all(values.numeric(text, ",") for text in answers):
-        reader.error("E982", f"correct of {reader.name} holds {correct.text!r}, a number with a decimal comma "
-                     "(or digits grouped by commas)", "correct",
-                     "add a settings row decimal | comma above the header, write 3.14, or set the type to "
-                     "short_answer to accept the text as it is")
-        return None
     return "short_answer"
+
+
+def _numeric(text: str, numbers: values.Numbers) -> bool:
+    """Whether an answer is meant as a number (one that cannot be an answer is, to be reported)."""
+    try:
+        return values.numeric(text, numbers) is not None
+    except QuantityError:
+        return True

@@ -24,59 +24,60 @@ from ...diagnostics import Diagnostic
 from . import values
 from .columns import fold
 from .grid import Cell, Grid, Row
+from .values import Numbers
 
 
-def _text(cell: Cell, decimal: str) -> str:
+def _text(cell: Cell, numbers: Numbers) -> str:
     return cell.text
 
 
-def _as_written(check: Callable[[str], object]) -> Callable[[Cell, str], object]:
+def _as_written(check: Callable[[str], object]) -> Callable[[Cell, Numbers], object]:
     """A setting whose cell is read as text, checked as a text header's line is (lmsexport.settings)."""
-    return lambda cell, decimal: check(cell.text)
+    return lambda cell, numbers: check(cell.text)
 
 
-def _boolean(cell: Cell, decimal: str) -> bool:
+def _boolean(cell: Cell, numbers: Numbers) -> bool:
     found = values.boolean(cell.text)
     if found is None:
         raise ValueError("use yes or no")
     return found
 
 
-def _points(cell: Cell, decimal: str) -> float:
-    return settings.check_points(values.number(cell, decimal))
+def _points(cell: Cell, numbers: Numbers) -> float:
+    return settings.check_points(values.number(cell, numbers))
 
 
-def _pass_mark(cell: Cell, decimal: str) -> float:
+def _pass_mark(cell: Cell, numbers: Numbers) -> float:
     text = cell.text.removesuffix("%").strip()
-    return settings.check_pass_mark(values.number(Cell(text, cell.number), decimal) if text else math.nan)
+    return settings.check_pass_mark(values.number(Cell(text, cell.number), numbers) if text else math.nan)
 
 
-def _feedback(cell: Cell, decimal: str) -> str:
+def _feedback(cell: Cell, numbers: Numbers) -> str:
     return settings.feedback(cell.text.lower())
 
 
-def _attempts(cell: Cell, decimal: str) -> int:
+def _attempts(cell: Cell, numbers: Numbers) -> int:
     try:
-        count = values.number(cell, decimal)
+        count = values.number(cell, numbers)
     except ValueError:
         count = 0
     return settings.check_attempts(count)
 
 
-def _markup(cell: Cell, decimal: str) -> str:
+def _markup(cell: Cell, numbers: Numbers) -> str:
     if cell.text.lower() not in ("plain", "markdown"):
         raise ValueError("use plain (text shown as written) or markdown")
     return cell.text.lower()
 
 
-def _decimal(cell: Cell, decimal: str) -> str:
+def _decimal(cell: Cell, numbers: Numbers) -> str:
     marks = {"dot": ".", ".": ".", "point": ".", "comma": ",", ",": ","}
     if cell.text.lower() not in marks:
         raise ValueError("use dot (3.14) or comma (3,14)")
     return marks[cell.text.lower()]
 
 
-KEYS: dict[str, Callable[[Cell, str], object]] = {
+KEYS: dict[str, Callable[[Cell, Numbers], object]] = {
     "title": _text,
     "description": _text,
     "id": _as_written(settings.identifier),
@@ -108,13 +109,15 @@ def suggest(name: str) -> str:
             "the columns and must have a question column; start a row with # to make it a comment")
 
 
-def value(name: str, cell: Cell, decimal: str):
+def value(name: str, cell: Cell, numbers: Numbers):
     """The value of setting `name`; raises ValueError with a hint."""
-    return KEYS[name](cell, decimal)
+    return KEYS[name](cell, numbers)
 
 
-def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic]) -> dict[str, tuple[object, Row, int]]:
-    """Each setting the rows above the header give: name -> (value, row, column of the value)."""
+def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic],
+                  lang: str | None = None) -> dict[str, tuple[object, Row, int]]:
+    """Each setting the rows above the header give: name -> (value, row, column of the value).
+    Numbers are read in the sheet's `lang` setting, else `lang` (lmsexport.toml's)."""
     cells: dict[str, tuple[Row, int, Cell]] = {}
     for row in rows:
         number, cell = row.first()
@@ -133,22 +136,22 @@ def read_settings(grid: Grid, rows: list[Row], problems: list[Diagnostic]) -> di
                                        "that holds the delimiter in quotes"))
         else:
             cells[name] = (row, number + 1, filled[0][1])
-    decimal, found = ".", {}
-    for name in sorted(cells, key=lambda name: name != "decimal"):  # the decimal mark first: others use it
+    numbers, found = Numbers(lang), {}
+    for name in sorted(cells, key=lambda name: name not in ("decimal", "lang")):  # other settings' numbers use them
         row, number, _ = cells[name]
-        found[name] = (_read(grid, name, cells, decimal, problems), row, number)
-        if name == "decimal" and found[name][0] is not None:
-            decimal = found[name][0]
+        found[name] = (_read(grid, name, cells, numbers, problems), row, number)
+        if name in ("decimal", "lang") and found[name][0] is not None:
+            numbers = numbers._replace(**{name: found[name][0]})
     return {name: entry for name, entry in found.items() if entry[0] is not None}
 
 
-def _read(grid: Grid, name: str, cells: dict, decimal: str, problems: list[Diagnostic]):
+def _read(grid: Grid, name: str, cells: dict, numbers: Numbers, problems: list[Diagnostic]):
     row, number, cell = cells[name]
     if cell.problem is not None:
         problems.append(grid.error("E987", cell.problem, row, number, "format the cell as Text and type it again"))
         return None
     try:
-        return value(name, cell, decimal)
+        return value(name, cell, numbers)
     except ValueError as exc:
         problems.append(grid.error("E976", f"bad value {cell.text!r} for the setting {name}", row, number, str(exc)))
         return None

@@ -1,16 +1,20 @@
 """What a cell's text means: numbers, yes/no, option letters, lists of accepted answers.
 
 Each reader raises ValueError with the hint to show, so the caller can place the message
-at the cell. Numbers use a dot as the decimal mark unless the sheet's settings say
-`decimal: comma` (`3,14`); a workbook's number cells are numbers already and need neither.
-The mark is never guessed from the text: `1,500` is 1.5 in one country and 1500 in another.
+at the cell. Numbers are read as the sheet's language writes them (lmsexport/numbers.py: `3,14`
+in Czech, `3.14` in English), unless its settings name the decimal mark (`decimal | comma`); a
+workbook's number cells are numbers already and need neither. A number that reads two ways
+(`1,500`) is a warning in an answer and an error in a setting.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple
 
+from ...numbers import PERCENT, convention, read_number
+from ...quantities import Quantity, read_answer
 from .grid import Cell
 
 TRUE = frozenset({"true", "t", "yes", "y", "1", "wahr", "ja", "vrai", "oui", "verdadero", "sí", "si", "vero",
@@ -23,72 +27,56 @@ TRUE_FALSE = frozenset({"true", "t", "false", "f"})
 """The words a `correct` cell may hold to make a true/false question without a `type`; the
 others need the type, since `no` or `sim` may well be a short answer."""
 
-_DIGITS = {".": r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", ",": r"[-+]?(?:\d+(?:,\d*)?|,\d+)(?:[eE][-+]?\d+)?"}
-_NUMERIC = {
-    mark: re.compile(
-        rf"(?P<value>{digits})(?:\s*(?:±|\+-|\+/-)\s*(?P<tolerance>{digits})\s*(?P<percent>%)?)?\Z"
-        rf"|(?P<low>{digits})\s*\.\.\s*(?P<high>{digits})\Z"
-    )
-    for mark, digits in _DIGITS.items()
-}
 _CREDIT = re.compile(r"(?P<credit>-?\d+(?:[.,]\d+)?)\s*%\s+(?P<rest>\S.*)\Z", re.S)
 _LETTERS = re.compile(r"[a-zA-Z](?:[\s,;/&+]*[a-zA-Z])*\Z")
 _LETTER_SEPARATORS = re.compile(r"[\s,;/&+]+")
-NUMBER_HINT = {".": "write a number such as 2 or 2.5", ",": "write a number such as 2 or 2,5 (decimal: comma)"}
+_DOT = re.compile(r"(?<=\d)\.(?=\d)")
 
 
-def number(cell: Cell, decimal: str) -> float:
-    """The number in a cell; raises ValueError (with the hint) if it holds none."""
+class Numbers(NamedTuple):
+    """How a sheet's numbers are written: in its language (`lang`, the quiz's or the row's), unless
+    the settings name the decimal mark (`decimal | comma`), which wins: a CSV file saved by a
+    spreadsheet in another language than the quiz's has that language's numbers."""
+
+    lang: str | None
+    decimal: str | None = None
+
+    def show(self, example: str) -> str:
+        """An example written with a dot as these numbers write it (`3.14` -> `3,14`)."""
+        return _DOT.sub(self.decimal or convention(self.lang).latin.decimal, example)
+
+    def hint(self) -> str:
+        return f"write a number such as 2 or {self.show('2.5')}"
+
+
+def number(cell: Cell, numbers: Numbers) -> float:
+    """The number in a cell; raises ValueError (with the hint) if it holds none, or one that
+    reads two ways (a setting or points cell has no place for a warning)."""
     if cell.number is not None:
         return cell.number
-    text = cell.text.replace(" ", "").replace("\u00a0", "")
-    if not re.fullmatch(_DIGITS[decimal], text):
-        hint = NUMBER_HINT[decimal]
-        if decimal == "." and re.fullmatch(_DIGITS[","], text):
-            hint += "; for a decimal comma, add a settings row decimal | comma above the header"
-        raise ValueError(hint)
-    return _float(text, decimal)
-
-
-def _float(text: str, decimal: str) -> float:
-    value = float(text.replace(",", ".") if decimal == "," else text)
-    if not math.isfinite(value):
+    found = read_number(cell.text, numbers.lang, decimal=numbers.decimal)
+    if found is None:
+        raise ValueError(numbers.hint())
+    if found.note is not None:
+        raise ValueError(f"{found.note.message}; {found.note.hint}")
+    if not math.isfinite(float(found.value)):
         raise ValueError("write a finite number")
-    return value
+    return float(found.value)
 
 
-def numeric(text: str, decimal: str) -> tuple[float, float | None] | None:
-    """(value, tolerance or None) for `3.14`, `3.14 ± 0.01` (`+-`, or `%` of the value), `1..5`; else
-    None (also for numbers too big to be finite, and a negative tolerance)."""
-    match = _NUMERIC[decimal].match(text.strip())
-    if not match:
-        return None
-    try:
-        value, tolerance = _numeric(match, decimal)
-    except ValueError:
-        return None
-    if not math.isfinite(value) or (tolerance is not None and not 0 <= tolerance < math.inf):
-        return None
-    return value, tolerance
+def numeric(text: str, numbers: Numbers) -> Quantity | None:
+    """A numeric answer (`3,14`, `3,14 ± 0,01`, `1,5..2,5`, `9,81 m/s²`), read as the shared
+    layer reads answers (lmsexport/quantities.py); None if the text is no number. Raises
+    QuantityError for one that cannot be an answer (two units)."""
+    return read_answer(text, numbers.lang, decimal=numbers.decimal)
 
 
-def _numeric(match: re.Match, decimal: str) -> tuple[float, float | None]:
-    if match["low"] is not None:
-        low, high = sorted((_float(match["low"], decimal), _float(match["high"], decimal)))
-        return (low + high) / 2, (high - low) / 2
-    value = _float(match["value"], decimal)
-    if match["tolerance"] is None:
-        return value, None
-    tolerance = _float(match["tolerance"], decimal)
-    return value, abs(value) * tolerance / 100 if match["percent"] else tolerance
-
-
-def tolerance(cell: Cell, decimal: str, value: float) -> float:
+def tolerance(cell: Cell, numbers: Numbers, value: float) -> float:
     """A tolerance cell: a number, or a percentage of `value` (`5%`)."""
     text = cell.text.strip()
-    if cell.number is None and text.endswith("%"):
-        return abs(value) * number(Cell(text[:-1].strip()), decimal) / 100
-    found = number(cell, decimal)
+    if cell.number is None and text[-1:] in PERCENT:
+        return abs(value) * number(Cell(text[:-1].strip()), numbers) / 100
+    found = number(cell, numbers)
     if found < 0:
         raise ValueError("a tolerance is 0 or more")
     return found
@@ -113,7 +101,7 @@ def alternatives(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[|\n]", text) if part.strip()]
 
 
-def credit(text: str, decimal: str) -> tuple[float, str]:
+def credit(text: str) -> tuple[float, str]:
     """An answer's credit and text: `50% Lyon` -> (50, "Lyon"); `Paris` -> (100, "Paris")."""
     match = _CREDIT.match(text)
     if not match:

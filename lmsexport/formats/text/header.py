@@ -14,6 +14,7 @@
     attempts: 2          attempts a learner has (SCORM packages)
     time: 30 min         time for one attempt (QTI, SCORM)
     scoring: partial     partial credit (default) or all_or_nothing (docs/scoring.md)
+    messages: cs.json    the SCORM player's words for this quiz (docs/formats/scorm.md)
     ---
 
 Unknown keys are errors with the closest known key suggested: a misspelt
@@ -92,3 +93,17 @@ def parse_header(lines: list[str], error: Callable[..., None]) -> tuple[dict, di
                 max(1, len(value)),
             )
     return values, places, end + 1
+
+
+def header_messages(lines: list[str], header: dict, source: str, assets) -> tuple[tuple, list]:
+    """The player's words the `messages:` setting gives, and the problems met reading them
+    (at the header line, or in the messages file)."""
+    from ...diagnostics import SourceError, SourceSpan
+    from ...interface.custom import quiz_messages
+
+    number = next((n for n, line in enumerate(lines, 1) if re.match(r"[ \t]*messages[ \t]*:", line, re.I)), None)
+    where = SourceSpan(source, number, 1) if number else SourceSpan(source)
+    try:
+        return quiz_messages(header.get("messages"), header.get("lang"), assets, where), []
+    except SourceError as exc:
+        return (), list(exc.diagnostics)

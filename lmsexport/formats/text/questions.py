@@ -13,19 +13,19 @@ import dataclasses
 import difflib
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from ...diagnostics import SourceSpan
 from ...ids import letters
 from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
-    NumericAnswer, OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
+    OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from ...quantities import UNIT_LENGTH
 from ...settings import KEYS as SETTINGS
 from .choices import apply_key, choice
+from .numeric import NOT_NUMBERS, numeric_fields
 from .syntax import (
-    ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, NUMERIC, TRUE, join_lines, unescape_gap,
-    unquote,
+    ATTRIBUTES, CREDIT, ESSAY_LINES, FALSE, GAP, GAP_TOKEN, MATCH, TRUE, join_lines, unescape_gap, unquote,
 )
 
 
@@ -139,6 +139,10 @@ def _attribute_value(key: str, value: str):
         if value.lower() not in ("sensitive", "insensitive"):
             raise ValueError("use sensitive or insensitive")
         return value.lower() == "sensitive"
+    if key == "unit":
+        if not value or len(value) > UNIT_LENGTH:
+            raise ValueError(f"give the unit in {UNIT_LENGTH} characters or fewer, such as m/s² or %")
+        return value
     if key == "lines":
         if not value.isdigit() or not 1 <= int(value) <= 100:
             raise ValueError("use a whole number of lines from 1 to 100")
@@ -275,20 +279,16 @@ def _typed(parser, draft, common, prompt, attributes):
                          hint="use >+ for feedback when right and >- when wrong")
             return None
         return TrueFalse(**common, prompt=parser.text(prompt), answer=lowered <= TRUE)
-    numeric = [NUMERIC.match(text) for text in texts]
-    if all(numeric):
-        answers = tuple(_numeric_answer(match, credit, _text(parser, feedback), parser.span(line, column, len(text)))
-                        for match, (line, column, credit, text, feedback) in zip(numeric, draft.answers))
-        for answer, (line, column, _, text, _) in zip(answers, draft.answers):
-            if not (math.isfinite(answer.value) and math.isfinite(answer.tolerance)):
-                shown = text if len(text) <= 40 else f"{text[:37]}..."
-                parser.error("E220", f"the number {shown} of {draft.name} is out of range", line, column,
-                             hint="write a number between -1e308 and 1e308, with a tolerance in that range too",
-                             length=len(text))
-                return None
-        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), answers=tuple(
-            NumericAnswer(value=a.value, tolerance=a.tolerance, credit=a.credit, feedback=a.feedback, source=a.source)
-            for a in answers)))
+    fields = numeric_fields(parser, draft, common["lang"] or parser.lang, attributes.get("unit"),
+                            lambda lines: _text(parser, lines))
+    if fields is None:
+        return None
+    if fields is not NOT_NUMBERS:
+        return _checked(parser, draft, lambda: Numeric(**common, prompt=parser.text(prompt), **fields))
+    if "unit" in attributes:
+        line, column, value = draft.attributes["unit"]
+        parser.error("E231", f"{draft.name} has a @unit, but its answers are not all numbers", line, column,
+                     "write each answer as a number (= 9.81), or remove the @unit", max(1, len(value)))
     empty = next(((line, column) for line, column, _, text, _ in draft.answers if not unquote(text).strip()), None)
     if empty is not None:
         parser.error("E222", f"an accepted answer of {draft.name} is empty", *empty,
@@ -300,28 +300,6 @@ def _typed(parser, draft, common, prompt, attributes):
     case = attributes.get("case", False)
     return _checked(parser, draft, lambda: ShortAnswer(**common, prompt=parser.text(prompt), answers=answers,
                                                       case_sensitive=case))
-
-
-class _Number(NamedTuple):
-    """A numeric answer as read, before the model (which refuses numbers out of range) sees it."""
-
-    value: float
-    tolerance: float
-    credit: float
-    feedback: Text | None
-    source: SourceSpan
-
-
-def _numeric_answer(match, credit: float, feedback: Text | None, source: SourceSpan) -> _Number:
-    if match["low"] is not None:
-        low, high = sorted((float(match["low"]), float(match["high"])))
-        value, tolerance = low / 2 + high / 2, high / 2 - low / 2  # halves first: no overflow near 1e308
-    else:
-        value = float(match["value"])
-        tolerance = float(match["tolerance"] or 0)
-        if match["percent"]:
-            tolerance = abs(value) * (tolerance / 100)
-    return _Number(value, tolerance, credit, feedback, source)
 
 
 def _checked(parser, draft: Draft, build):

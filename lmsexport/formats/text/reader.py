@@ -7,7 +7,7 @@
     Description.                everything before the first question
 
     1. Question prompt          a number and `.` or `)`; following lines continue it
-       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring)
+       @points: 2               question attributes (points, title, lang, tags, case, lines, scoring, unit)
        • option                 bullet (• - ◦ ▪ ‣) or label (a) A. b.)
        *• correct option        `*` right before the bullet or label marks it correct
        • [x] / • [ ]            checkboxes: multiple response
@@ -15,11 +15,15 @@
        >> feedback              for the option (or `=` answer) just above
     2. Typed answers
        = Paris                  accepted answer (`=50% Lyon` for partial credit);
-                                numbers (`= 3.14 ± 0.01`, `= 1..5`) make it numeric,
+                                numbers (`= 3,14 ± 0,01 m`, `= 1..5`) make it numeric,
+                                as the quiz's language writes them (`numeric`),
                                 `= true` / `= false` a true/false question
     3. Essay: a line of ___ under the prompt; gaps: The capital is {=Paris ~Rome}.
        > explanation            shown once answered; >+ when right, >- when wrong
     Text: a passage             a text block between questions (no number, no score)
+    Pool: Warm-up               a pool (`pools`): @draw: 2, @points, @shuffle, @id lines,
+    1. ...                      then its questions, one attempt draws `draw` of them;
+    End pool                    pools do not nest
 
     Answers: 1a 2b 3ac          optional key at the end; letters count options in order
 
@@ -34,28 +38,30 @@ import html
 import posixpath
 import re
 import unicodedata
+import warnings
 from typing import Callable
 
-from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
+from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
 from ...images import image_problem
 from ...markup import Sanitiser
 from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
 from ...textinput import decode
-from .header import parse_header
+from . import pools
+from .header import header_messages, parse_header
 from .questions import Draft, Option, build_questions
 from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides), `assets` (a loader for the images the quiz refers to) and `log` (where what the
-sanitiser removes from Markdown's HTML is told, W010)."""
+overrides), `assets` (a loader for the images the quiz refers to) and `log` (its warnings: what
+the sanitiser removes from Markdown's HTML, W010; a number that reads two ways, W131)."""
 
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
 _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "explanation"}
-_SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts", "scoring": "scoring",
-             "time": "time_limit"}
+_SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts",
+             "scoring": "scoring", "time": "time_limit"}
 """Header keys that are quiz settings -> the model's field names."""
 
 
@@ -64,6 +70,8 @@ class Parser:
 
     def __init__(self, text: str, source: str, log: Log | None = None):
         self.source = source
+        self.lang: str | None = None
+        """The quiz's language (`lang:` in the header): how its numbers are written."""
         self.markup = "plain"
         """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
@@ -82,6 +90,7 @@ class Parser:
         self.questions = 0
         self.blocks = 0
         """Numbered questions and `Text:` blocks so far."""
+        self.pools: list[pools.PoolDraft] = []
         self.last_start: int | None = None
         """Index of the last line that starts a question or `Text:` block, once looked for."""
         self.written_number = 0
@@ -150,6 +159,9 @@ class Parser:
         span = self.span(line, column, length)
         self.problems.append(Diagnostic(code, message, span, hint, source_line=self.lines[line - 1]))
 
+    def warn(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
+        self.log.warn(code, message, self.span(line, column, length), hint)
+
     def parse(self, start: int) -> None:
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
@@ -162,10 +174,21 @@ class Parser:
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
-            if not self.drafts and kind not in PREAMBLE_BREAKS:
+            if pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
+                self.previous = pools.head_line(self, number, line, kind, match)
+                continue
+            if not self.drafts and not self.pools and kind not in PREAMBLE_BREAKS:
                 self._preamble(line, kind)
                 continue
             self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
+
+    def _on_pool(self, number, line, match):
+        pools.start_pool(self, number, match)
+        return "blank"
+
+    def _on_pool_end(self, number, line, match):
+        pools.close_pool(self, number)
+        return "blank"
 
     def _after_key(self, number: int, line: str, kind: str) -> None:
         if kind == "text":
@@ -335,24 +358,41 @@ def read(
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
-    `assets(path)` returns the bytes of a file the quiz refers to (an image), by its
-    path relative to the quiz, or raises OSError; without it, images are an error.
+    Its warnings go to `log`, else each is issued as a ConversionWarning. `assets(path)` returns
+    the bytes of a file the quiz refers to (an image), by its path relative to the quiz, or
+    raises OSError; without it, images are an error.
     """
+    caught = Log() if log is None else log
+    quiz = _read(data, source, caught, defaults, assets)
+    if log is None:
+        for diagnostic in caught.diagnostics:
+            warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
+    return quiz
+
+
+def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
+          assets: Callable[[str], bytes] | None) -> Quiz:
     parser = Parser(decode(data, source), source, log)
     header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
+    parser.lang = header.get("lang")
     parser.markup = header.get("markup", "plain")
     parser.title = header.get("title")
     parser.parse(body_start)
+    pools.finish(parser)
     if not parser.drafts and not parser.problems:
         parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
                      hint="start each question with its number and a dot (1. What is ...?) "
                      "and list its options under it (• option)")
+    pool_settings = pools.pool_settings(parser, header)
     questions = build_questions(parser, header)
+    quiz_pools = pools.build_pools(parser, pool_settings, questions)
     stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
     description = join_lines(parser.description)
     description_text = parser.text(description) if description else None
     loaded = _load_assets(parser, assets)
+    messages, problems = header_messages(parser.lines[:body_start], header, source, assets)
+    parser.problems += problems
     if parser.problems:
         raise SourceError(parser.problems)
     return Quiz(
@@ -367,11 +407,13 @@ def read(
             attempts=header.get("attempts"),
             time_limit=header.get("time"),
             scoring=header.get("scoring", DEFAULT_SCORING),
+            messages=messages,
             spans={_SETTINGS[key]: SourceSpan(source, *place) for key, place in places.items() if key in _SETTINGS},
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),
         questions=tuple(questions),
+        pools=quiz_pools,
         assets=loaded,
     )
 

@@ -12,6 +12,8 @@ import re
 LINE_PATTERNS = {
     "comment": re.compile(r"[ \t]*//"),
     "question": re.compile(r"(?P<indent>[ \t]*)(?P<number>\d{1,6})[.)](?:[ \t]+(?P<rest>.*))?\Z"),
+    "pool": re.compile(r"[ \t]*pool[ \t]*:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
+    "pool_end": re.compile(r"[ \t]*end[ \t_-]*pool[ \t]*\Z", re.IGNORECASE),
     "text_block": re.compile(r"[ \t]*text:[ \t]*(?P<rest>.*)\Z", re.IGNORECASE),
     "option": re.compile(
         r"(?P<indent>[ \t]*)(?P<star>\*)?(?:(?P<bullet>[•◦▪‣●○■□–-])|(?P<label>[A-Za-z])[.)])"
@@ -29,7 +31,7 @@ LINE_PATTERNS = {
 }
 """Line kind -> pattern, tried in this order; a line none of them matches is `text`."""
 
-PREAMBLE_BREAKS = ("question", "text_block", "key")
+PREAMBLE_BREAKS = ("question", "text_block", "pool", "pool_end", "key")
 
 FOREIGN_KEY = re.compile(r"[ \t]*(?P<label>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)[ \t]*:(?P<rest>(?:[ \t,;]*\d+[.):-]?[A-Za-z]+)+)[ \t,;]*\Z")
 """A line shaped like the answer key (`Odpovědi: 1b 2a`) under another label: told to write `Answers:`."""
@@ -50,16 +52,10 @@ _GAP_SPECIAL = re.compile(r"([=~{}\\])")
 CREDIT = re.compile(r"(?P<credit>-?\d+(?:\.\d+)?)%[ \t]+(?P<text>\S.*)\Z")
 """Partial credit in a typed gap: `{=Paris =50% paris}`."""
 
-NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-NUMERIC = re.compile(
-    rf"(?P<value>{NUMBER})(?:[ \t]*(?:±|\+-|\+/-)[ \t]*(?P<tolerance>{NUMBER})(?P<percent>%)?)?\Z"
-    rf"|(?P<low>{NUMBER})[ \t]*\.\.[ \t]*(?P<high>{NUMBER})\Z"
-)
-"""A numeric answer: `3.14`, `3.14 ± 0.01` (`+-`, `+/-`, or a `%` of the value), `1..5`."""
 TRUE, FALSE = frozenset({"true", "t"}), frozenset({"false", "f"})
 """A single `=` answer that makes a true/false question."""
 
-ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring")
+ATTRIBUTES = ("id", "points", "title", "lang", "tags", "case", "lines", "scoring", "unit")
 """The `@name: value` attributes of a question."""
 ESSAY_LINES = 10
 """The size of an essay's answer box when `@lines` does not say."""

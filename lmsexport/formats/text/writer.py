@@ -3,7 +3,8 @@
 Whatever a quiz was read from (Moodle XML, QTI, JSON, a text), it comes out as the text a
 teacher would have typed: the settings in a `---` header, numbered questions with `@`
 attributes, marked options, `=` answers, `___` boxes, `{=...}` gaps and `>` feedback, and the
-images it shows as files beside it (`Package.companions`). Reading the text back gives the same
+images it shows (and the player's words it gives, `messages:`) as files beside it
+(`Package.companions`). Reading the text back gives the same
 quiz; docs/formats/text.md lists what comes back numbered afresh or normalised, and what the
 format cannot carry, which is warned about (W451-W458), never dropped silently.
 
@@ -13,14 +14,15 @@ A quiz is written with `markup: plain` when every text fits it as it is, else wi
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections import Counter
 
 from ...diagnostics import Log, SourceSpan
-from ...model import DEFAULT_SCORING, MEDIA_TYPES, Question, Quiz
+from ...model import DEFAULT_SCORING, MEDIA_TYPES, Pool, Question, Quiz
 from ...package import Package, WriteOptions
 from .syntax import ESSAY_LINES, PREAMBLE_BREAKS, classify
-from .writer_kinds import BODIES, sentence_lines
+from .writer_kinds import BODIES, inline_unit, language, sentence_lines
 from .writer_lines import INDENT, Encoder, NeedsHTML, number, one_line
 
 EXTENSION = ".txt"
@@ -36,8 +38,20 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     except NeedsHTML:
         writer = _Writer(quiz, "html")
         text = writer.text()
+    companions = {asset.path: asset.data for asset in quiz.assets}
+    if quiz.settings.messages:
+        companions[_messages_name(quiz)] = _messages_file(quiz)
     return Package({f"{quiz.id}{EXTENSION}": text.encode("utf-8")}, zipped=False, extension=EXTENSION,
-                   warnings=writer.log.diagnostics, companions={asset.path: asset.data for asset in quiz.assets})
+                   warnings=writer.log.diagnostics, companions=companions)
+
+
+def _messages_name(quiz: Quiz) -> str:
+    return f"{quiz.id}.messages.json"
+
+
+def _messages_file(quiz: Quiz) -> bytes:
+    """The player's words the quiz gives, as the `messages:` file the header names."""
+    return (json.dumps(dict(quiz.settings.messages), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def _duration(seconds: int) -> str:
@@ -68,6 +82,7 @@ class _Writer:
         self.label: str | None = None
         self.span = self.where
         self.warned: set[tuple] = set()
+        self.pooled = {qid: pool for pool in quiz.pools for qid in pool.questions}
 
     def lost(self, code: str, feature: str, instead: str) -> None:
         """Warn that the question being written (or the quiz) loses `feature`, once per question."""
@@ -115,6 +130,7 @@ class _Writer:
             "time": settings.time_limit and _duration(settings.time_limit),
             "scoring": None if settings.scoring == DEFAULT_SCORING else settings.scoring,
             "tags": self._tags(quiz.tags), "lint": self._lint(quiz.lint_ignore),
+            "messages": _messages_name(quiz) if settings.messages else None,
         }
         return ["---", *(f"{key}: {value}" for key, value in fields.items() if value), "---"]
 
@@ -136,7 +152,11 @@ class _Writer:
 
     def _questions(self) -> list[list[str]]:
         written, counts = [], Counter()
+        starts = {pool.questions[0]: (number, pool) for number, pool in enumerate(self.quiz.pools, 1)}
+        ends = {pool.questions[-1] for pool in self.quiz.pools}
         for question in self.quiz.questions:
+            if question.id in starts:
+                written.append(self._pool_head(*starts[question.id]))
             block = question.kind == "description"
             counts[block] += 1
             self.label = f"{'text block' if block else 'question'} {counts[block]}"
@@ -147,7 +167,21 @@ class _Writer:
             for code, feature, instead in self.encoder.drain():
                 self.lost(code, feature, instead)
             self._missing_images(list(self.encoder.images)[shown:])
+            if question.id in ends:
+                written.append(["End pool"])
         return written
+
+    def _pool_head(self, position: int, pool: Pool) -> list[str]:
+        """`Pool: title` and the pool's attributes (docs/format.md#pools)."""
+        title, changed = one_line(pool.title or "")
+        if changed:
+            self.lost("W453", f"a line break or spaces at the ends of the title of pool {position}",
+                      "it is written on one line")
+        lines = [f"Pool: {title}".rstrip(), f"@draw: {pool.draw}"]
+        lines += [f"@points: {number(pool.points)}"] if pool.points is not None else []
+        lines += [] if pool.shuffle else ["@shuffle: no"]
+        lines += [f"@id: {pool.id}"] if pool.id != f"pool{position}" else []
+        return lines
 
     def _question(self, question: Question, position: int | None, numbered: str) -> list[str]:
         if question.kind == "fill_blanks":
@@ -176,7 +210,9 @@ class _Writer:
         if changed:
             self.lost("W453", "a line break or spaces at the ends of the question's title", "it is written on one line")
         attributes += [("title", title)] if title else []
-        if question.kind != "description" and question.points != self.points:
+        pool = self.pooled.get(question.id)
+        given_by_pool = pool is not None and pool.points is not None  # the pool's @points gives it its points
+        if question.kind != "description" and question.points != self.points and not given_by_pool:
             attributes.append(("points", number(question.points)))
         attributes += [("lang", question.lang)] if question.lang else []
         attributes += [("tags", self._tags(question.tags))] if question.tags else []
@@ -185,6 +221,8 @@ class _Writer:
         if question.kind == "essay" and question.lines != ESSAY_LINES:
             attributes.append(("lines", str(question.lines)))
         attributes += [("scoring", question.scoring)] if question.scoring else []
+        if question.kind == "numeric" and question.unit and not inline_unit(question, language(self, question)):
+            attributes.append(("unit", question.unit))
         return attributes
 
     def _missing_images(self, shown: list[str]) -> None:

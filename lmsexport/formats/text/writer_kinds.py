@@ -9,10 +9,13 @@ sentence with its gaps.
 from __future__ import annotations
 
 from ...model import Essay, FillBlanks, Gap, Matching, MultipleChoice, Numeric, Ordering, ShortAnswer, Text, TrueFalse
-from .syntax import CREDIT, FALSE, GAP, NUMERIC, TRUE, escape_gap, fold, join_lines
+from ...numbers import written
+from ...quantities import Quantity, QuantityError, read_answer
+from .syntax import CREDIT, FALSE, GAP, TRUE, escape_gap, fold, join_lines
 from .writer_lines import INDENT, number, one_line, reads_as_syntax
 
 BULLET = "•"
+_NO_UNIT = Quantity(0.0, 0.0, None)
 
 
 def item_feedback(out, text: Text | None) -> list[str]:
@@ -48,11 +51,23 @@ def true_false_lines(out, question: TrueFalse) -> list[str]:
     return [f"{INDENT}= {'true' if question.answer else 'false'}"]
 
 
-def _typed(text: str) -> str:
+def _typed(text: str, lang: str | None) -> str:
     """A typed answer as it must be written to read back as this text (`"42"` is not a number)."""
-    quoted = (text != text.strip() or NUMERIC.match(text) or text.lower() in TRUE | FALSE
+    quoted = (text != text.strip() or _reads_as_number(text, lang) or text.lower() in TRUE | FALSE
               or (len(text) >= 2 and text[0] == text[-1] == '"'))
     return f'"{text}"' if quoted else text
+
+
+def _reads_as_number(text: str, lang: str | None) -> bool:
+    try:
+        return read_answer(text, lang) is not None
+    except QuantityError:
+        return True
+
+
+def language(out, question) -> str | None:
+    """The language a question's numbers are written in: its own, else the quiz's."""
+    return question.lang or out.quiz.lang
 
 
 def short_answer_lines(out, question: ShortAnswer) -> list[str]:
@@ -61,16 +76,33 @@ def short_answer_lines(out, question: ShortAnswer) -> list[str]:
         text, changed = one_line(answer.text)
         if changed:
             out.lost("W453", f"a line break in the typed answer {answer.text!r}", "it is written on one line")
-        lines.append(f"{INDENT}={_credit(answer.credit)} {_typed(text if changed else answer.text)}")
+        typed = _typed(text if changed else answer.text, language(out, question))
+        lines.append(f"{INDENT}={_credit(answer.credit)} {typed}")
         lines += item_feedback(out, answer.feedback)
     return lines
 
 
+def inline_unit(question: Numeric, lang: str | None) -> bool:
+    """Whether the question's unit can follow each number (`= 9,81 m/s²`) and read back as
+    written; one that cannot (`km h⁻¹`, with a space) is written as `@unit:`."""
+    if question.unit is None:
+        return False
+    try:
+        return all((read_answer(sample.format(unit=question.unit), lang) or _NO_UNIT).unit == question.unit
+                   for sample in ("1 {unit}", "1 {unit} ± 1"))
+    except QuantityError:
+        return False
+
+
 def numeric_lines(out, question: Numeric) -> list[str]:
+    """`= value unit ± tolerance` in the question's language: the unit right after the value, where
+    a `%` cannot be taken for a tolerance in percent of the value."""
+    lang = language(out, question)
+    unit = f" {question.unit}" if inline_unit(question, lang) else ""
     lines = []
     for answer in question.answers:
-        tolerance = f" ± {number(answer.tolerance)}" if answer.tolerance else ""
-        lines.append(f"{INDENT}={_credit(answer.credit)} {number(answer.value)}{tolerance}")
+        tolerance = f" ± {written(answer.tolerance, lang)}" if answer.tolerance else ""
+        lines.append(f"{INDENT}={_credit(answer.credit)} {written(answer.value, lang)}{unit}{tolerance}")
         lines += item_feedback(out, answer.feedback)
     return lines
 

@@ -24,6 +24,8 @@ from ...ids import letters
 from ...model import (
     Answer, Choice, ModelError, Essay, MultipleChoice, Numeric, NumericAnswer, Question, ShortAnswer, TrueFalse,
 )
+from ...numbers import read_plain, written
+from ...quantities import QuantityError, read_answer
 from .drafts import QuestionDraft
 
 _TRUE_FALSE = ("true", "True", "false", "False")
@@ -127,7 +129,7 @@ def _numerical(reader, draft: QuestionDraft, common: dict) -> Question | None:
         value, tolerance = numeric_answer(element.text)
     except ValueError as exc:
         reader.error("E960", f"the answer of {draft.name} is not a number text2qti reads: {exc}", element,
-                     _NUMERIC_HINT)
+                     _numeric_hint(element.text))
         return None
     return Numeric(**common, answers=(NumericAnswer(value=value, tolerance=tolerance, source=_span(reader, element)),))
 
@@ -135,6 +137,19 @@ def _numerical(reader, draft: QuestionDraft, common: dict) -> Question | None:
 def _span(reader, element) -> SourceSpan:
     """Where an answer element's text starts."""
     return SourceSpan(reader.source, element.line, element.column, max(1, len(element.text.split("\n")[0])))
+
+
+def _numeric_hint(text: str) -> str:
+    """The hint for an answer text2qti refuses; for a number it would take written otherwise (with a
+    decimal comma or a unit, read as lmsexport reads numbers), the form text2qti takes."""
+    try:
+        quantity = read_answer(text, None)
+    except QuantityError:
+        quantity = None
+    if quantity is None or quantity.bounded or not math.isfinite(quantity.value) or read_plain(text) is not None:
+        return _NUMERIC_HINT
+    unit = f", and the unit ({quantity.unit}) in the question's text" if quantity.unit else ""
+    return f"text2qti reads numbers with a dot and no unit: write = {written(quantity.value, None)} +- 0{unit}"
 
 
 def numeric_answer(text: str) -> tuple[float, float]:

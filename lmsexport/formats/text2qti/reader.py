@@ -18,7 +18,7 @@
 the model's questions, `texts` reads the Markdown. Every problem in the file is collected
 before one SourceError is raised; what the model cannot carry (file-upload questions, quiz
 options other than `shuffle answers`, `!` solutions) is a warning in the log. Question
-groups (GROUP ... END_GROUP) are an error until the model has pools.
+groups (GROUP ... END_GROUP) are the model's pools (`groups`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ...ids import slug
 from ...model import MEDIA_TYPES, Asset, Description, Quiz, Settings, Text
 from ...textinput import decode
 from .drafts import KINDS, QuestionDraft, add_answer, add_feedback
+from .groups import Group, on_group, read_pools
 from .lines import Element, elements
 from .questions import build
 from .texts import IMAGE_ATTRIBUTES, TexError, to_text
@@ -51,8 +52,6 @@ QUIZ_OPTIONS = {
 }
 """Each quiz option: as written, text2qti's default, and what happens instead when it is not."""
 _FEEDBACK_KINDS = frozenset({"feedback", "correct_feedback", "incorrect_feedback", "solution"})
-_GROUP_HINT = ("remove the GROUP, pick:, points per question: and END_GROUP lines to put every question of the "
-               "group in the quiz, or keep only the questions you want; pools are planned")
 
 
 @dataclass
@@ -87,7 +86,9 @@ class Reader:
         """A text region that has a title and may still take its text (only right after its title)."""
         self.pending: dict[str, Element] = {}
         """`Title:` and `Points:` waiting for their question."""
-        self.group: Element | None = None
+        self.group: Group | None = None
+        """The GROUP being read (no END_GROUP yet)."""
+        self.groups: list[Group] = []
         self.images: dict[str, int] = {}
         """Every local image shown, by path, with the line where it is first shown."""
 
@@ -139,7 +140,7 @@ class Reader:
         if self.pending:
             self._unused_attributes(None)
         if self.group is not None:
-            self.error("E962", "the GROUP has no END_GROUP", self.group, "end the group with a line END_GROUP")
+            self.error("E962", "the GROUP has no END_GROUP", self.group.start, "end the group with a line END_GROUP")
         if not self.items and not self.problems:
             self.error("E966", "no questions found", 1,
                        "start each question with its number and a dot (1.  What ...?) and its choices with a "
@@ -152,7 +153,7 @@ class Reader:
         elif kind in QUIZ_OPTIONS:
             self._on_quiz_option(element)
         elif kind in ("start_group", "end_group") or kind.startswith("group_"):
-            self._on_group(element)
+            on_group(self, element)
         elif kind == "end_code":
             self.error("E952", "a code block fence with no code block to close", element,
                        "indent a code block under the question, choice or feedback it belongs to")
@@ -253,29 +254,14 @@ class Reader:
             self.items.append(self.region)
         self.region.text, self.region = self.text(element, f"text block {self.region.number}"), None
 
-    def _on_group(self, element: Element) -> None:
-        self.current = None
-        if element.kind == "start_group" and self.group is not None:
-            self.error("E962", "a GROUP inside a GROUP", element, "end the first group (END_GROUP) before this one")
-        elif element.kind == "start_group":
-            self.group = element
-            self.error("E962", "question groups (GROUP ... END_GROUP) are not supported yet: the lmsexport model "
-                       "has no question pools", element, _GROUP_HINT)
-        elif element.kind == "end_group":
-            if self.group is None:
-                self.error("E962", "END_GROUP with no GROUP before it", element, "remove it, or add the GROUP line")
-            self.group = None
-        elif self.group is None:
-            self.error("E962", f"'{element.kind.removeprefix('group_').replace('_', ' ')}:' outside a GROUP", element,
-                       "it sets a question group; remove it")
-
     def quiz(self) -> Quiz:
         """The model's quiz; raises SourceError with every problem of the file."""
-        questions = []
-        for item in self.items:
+        built = []
+        for index, item in enumerate(self.items):
             question = build(self, item) if isinstance(item, QuestionDraft) else self._description(item)
             if question is not None:
-                questions.append(question)
+                built.append((index, question))
+        questions, pools = read_pools(self, built)
         description = self.text(self.description, "the quiz description") if self.description else None
         assets = self._load_assets()
         if not questions and not self.problems:
@@ -286,7 +272,7 @@ class Reader:
         stem = self.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
         shuffle = self.options.get("quiz_shuffle_answers", False)
         return Quiz(id=slug(stem), title=self.title or stem or "Quiz", description=description,
-                    settings=Settings(shuffle=shuffle), questions=tuple(questions), assets=assets)
+                    settings=Settings(shuffle=shuffle), questions=tuple(questions), pools=pools, assets=assets)
 
     def _description(self, region: TextRegion) -> Description | None:
         if region.text is None and region.title is None:

@@ -4,7 +4,8 @@ QTI ASI 1.2.1: https://www.imsglobal.org/question/qtiv1p2/imsqti_asi_infov1p2.ht
 what a teacher sees after the import and what is lost: docs/formats/canvas.md.
 
     imsmanifest.xml             IMS CP 1.1.4: the assessment, its settings (a dependency), each image
-    <quiz id>/<quiz id>.xml     questestinterop: one assessment, one section, an item per question
+    <quiz id>/<quiz id>.xml     questestinterop: one assessment, one section, an item per question,
+                                a section per pool (a Canvas question group) holding its items
     <quiz id>/assessment_meta.xml   Canvas's quiz settings (title, shuffle, attempts, time limit, ...)
     web_resources/<image path>  the quiz's images
 
@@ -20,9 +21,9 @@ from __future__ import annotations
 from .. import names
 from . import canvas, choices, typed
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
-from ....model import Question, Quiz
+from ....model import Pool, Question, Quiz
 from ....package import Package, WriteOptions
-from ....xml import NS, element, html_fragment, serialize, sub, too_long
+from ....xml import NS, element, serialize, sub, too_long
 from .parts import Context, Notes, Parts, condition, show, x
 from .text import TextWriter
 
@@ -40,7 +41,6 @@ _KINDS = {
     "fill_blanks": typed.write_fill_blanks,
     "description": typed.write_description,
 }
-_TITLE_LENGTH = 60
 
 
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
@@ -54,12 +54,18 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     flavour.assessment_metadata(assessment, quiz, minutes)
     section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
     refusals = []
-    for position, question in enumerate(quiz.questions, 1):
-        text = TextWriter(notes, question, assets, flavour)
-        context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
-        item = _item(quiz, context, _KINDS[question.kind](context), flavour)
-        _refuse_long(item, f"question {question.id}", quiz.where(question), refusals)
-        section.append(item)
+    position = 0
+    for entry in quiz.items:
+        parent, members = section, (entry,)
+        if isinstance(entry, Pool):
+            parent, members = flavour.pool_section(section, quiz, entry, notes), quiz.members(entry)
+        for question in members:
+            position += 1
+            text = TextWriter(notes, question, assets, flavour)
+            context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
+            item = _item(quiz, context, _KINDS[question.kind](context), flavour)
+            _refuse_long(item, f"question {question.id}", quiz.where(question), refusals)
+            parent.append(item)
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)
     # The quiz's own texts (its title, its description), once, where first written.
@@ -81,7 +87,7 @@ def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic
 
 def _item(quiz: Quiz, context: Context, parts: Parts, flavour):
     question = context.question
-    item = x("item", {"ident": names.item_ident(quiz.id, question.id), "title": question.title or _title(question),
+    item = x("item", {"ident": names.item_ident(quiz.id, question.id), "title": question.title or names.item_title(question.prompt.html(), question.id),
                       "xml:lang": question.lang})
     flavour.item_metadata(item, parts, names.decimal(question.points), names.question_ref(quiz.id, question.id))
     presentation = sub(item, "qti12:presentation")
@@ -123,11 +129,3 @@ def _always(ident: str):
     node = condition(x("other"), proceed=True)
     show(node, ident)
     return node
-
-
-def _title(question: Question) -> str:
-    """The start of the prompt, for a question without a title (Canvas shows it in question banks)."""
-    words = " ".join(html_fragment(question.prompt.html()).text_content().split())
-    if len(words) <= _TITLE_LENGTH:
-        return words or question.id
-    return words[: _TITLE_LENGTH + 1].rsplit(" ", 1)[0][:_TITLE_LENGTH] + "…"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from .. import names
-from ....model import Quiz
+from ....model import Pool, Quiz
 from ....package import MANIFEST
 from ....xml import NS, element, sub
 from .parts import Notes
@@ -50,6 +50,38 @@ def assessment_metadata(assessment, quiz: Quiz, minutes: int | None) -> None:
     if minutes:
         _field(holder, names.TIME_LIMIT, str(minutes))
     _field(holder, names.MAX_ATTEMPTS, str(quiz.settings.attempts or names.UNLIMITED))
+
+
+def pool_section(parent, quiz: Quiz, pool: Pool, notes: Notes):
+    """A question group, as Canvas exports one (qti_generator.rb): a section with
+    `selection_number` (how many are drawn) and `points_per_item` (what each drawn question is
+    worth, whatever its own points: Canvas has one value per group). The importer reads both
+    (assessment_test_converter.rb: pick_count, question_points)."""
+    members = quiz.members(pool)
+    section = sub(parent, "qti12:section",
+                  {"ident": names.item_ident(quiz.id, pool.id), "title": pool.title or pool.id})
+    selection = sub(sub(section, "qti12:selection_ordering"), "qti12:selection")
+    sub(selection, "qti12:selection_number", text=str(pool.draw))
+    points = names.decimal(_each(pool, members, notes))
+    sub(sub(selection, "qti12:selection_extension"), "qti12:points_per_item", text=points)
+    if not pool.shuffle and pool.draw > 1:
+        notes.warn(members[0], "W866", f"pool {pool.id} keeps its questions in order, but a Canvas question group "
+                   "shows the questions it draws in a random order", "nothing to do unless the order matters; then "
+                   "make the questions fixed ones")
+    return section
+
+
+def _each(pool: Pool, members, notes: Notes) -> float:
+    """The group's points per question: the pool's, else its questions' when they agree, else their mean
+    (so an attempt is worth, on average, what the quiz says) with a warning."""
+    points = sorted({question.points for question in members})
+    if pool.points is not None or len(points) == 1:
+        return pool.points if pool.points is not None else points[0]
+    mean = sum(question.points for question in members) / len(members)
+    notes.warn(members[0], "W865", f"the questions of pool {pool.id} are worth {names.decimal(points[0])} to "
+               f"{names.decimal(points[-1])} points, but a Canvas question group gives every question it draws one "
+               f"value: {names.decimal(mean)}, their mean", "give the pool's questions one value (@points on the pool)")
+    return mean
 
 
 def _field(holder, label: str, entry: str) -> None:

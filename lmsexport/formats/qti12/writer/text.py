@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html as entities
 
+from .. import names
 from ....math import Math, split_math
 from ....model import Asset, Question, Text
 from ....xml import html_fragment, sub
@@ -75,7 +76,7 @@ class TextWriter:
 
     def _tree(self, value: str):
         """The HTML as a tree, with the quiz's images and the formulas written the flavour's way."""
-        root = html_fragment(value)
+        root = names.fragment(value)
         self._images(root)
         self._formulas(root)
         return root

@@ -10,6 +10,8 @@ them, each difference a warning: partial credit (W853), wildcards (W854), letter
 
 from __future__ import annotations
 
+from html import escape
+
 from .. import names
 from ....model import Answer, Essay, FillBlanks, Gap, Numeric, ShortAnswer, Text
 from ....xml import sub
@@ -45,6 +47,12 @@ def write_numeric(context: Context) -> Parts:
                                                             else ""))
     parts = Parts(names.NUMERICAL, [context.answer_ident(n) for n in range(1, len(answers) + 1)])
     parts.responses.append(_typed_response(fib="Decimal"))
+    if question.unit is not None:
+        # Canvas draws the answer box after the question text: the unit ends the text, just above it.
+        parts.stem = question.prompt.html() + f"<p>({escape(question.unit, quote=False)})</p>"
+        context.warn("W864", f"Canvas numerical questions have no units: ({question.unit}) ends the question text, "
+                     "and learners type the number alone (its answer box takes a number only)",
+                     "say so in the question if learners may not expect it")
     for ident, answer in zip(parts.answer_ids, answers, strict=True):
         exact = [varequal(names.RESPONSE, names.decimal(answer.value))]
         if answer.tolerance:

@@ -5,7 +5,8 @@ QTI 2.1 final: https://www.imsglobal.org/question/qtiv2p1/imsqti_infov2p1.html
 Reads what writers/qti21.py writes back to the same quiz (docs/formats/qti21.md says
 where each model field lives), and items of the same kinds written by other tools:
 questions come from the test's assessmentItemRefs in order (or from the manifest's item
-resources when there is no test); points from MAXSCORE, SCORE's normalMaximum or the
+resources when there is no test), and sections that select some of their items are pools
+(sections.py, W885); points from MAXSCORE, SCORE's normalMaximum or the
 test's weight; images of the package become the quiz's files. Items are read by
 qti21_items.py (typed answers and gaps: qti21_gaps.py, feedback: qti21_feedback.py, text:
 qti21_text.py). An item the model has no kind for (adaptive, template, graphic, custom or
@@ -31,6 +32,7 @@ from ....model import TIME_LIMIT_MAX, ModelError, Quiz, Settings, Text, is_ident
 from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
 from .items import Item, interactions_of, read_question
+from .sections import Selecting, read_pools, selecting_section
 from .text import TextReader, Unreadable, order_assets
 
 _Q = f"{{{NS['qti']}}}"
@@ -47,6 +49,8 @@ class _Ref(NamedTuple):
     weight: str | None
     referrer: str
     line: int
+    pool: Selecting | None = None
+    """The selecting section (a pool) the item stands in."""
 
 
 READ_OPTIONS = ("log",)
@@ -117,9 +121,9 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
     lang = _lom_text(general, "language")
     test_path, test = _test(manifest, files, source)
     quiz_id = _identifier((test if test is not None else manifest).get("identifier", ""), "quiz")
-    refs = _test_refs(test_path, test) if test is not None else _manifest_refs(manifest)
+    refs = _test_refs(test_path, test, source) if test is not None else _manifest_refs(manifest)
     tags = _resource_tags(manifest)
-    questions, roots, problems, skipped, assets = [], [], [], [], {}
+    questions, roots, problems, skipped, assets, pooled = [], [], [], [], {}, []
     for number, ref in enumerate(refs, 1):
         try:
             question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets, log=log,
@@ -132,6 +136,7 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
             continue
         questions.append(question)
         roots.append(root)
+        pooled.append((question, ref.pool))
     if problems or not questions:
         raise SourceError(problems or skipped or [Diagnostic(
             "E801", "the package lists no items", SourceSpan(f"{source}!{MANIFEST}"),
@@ -143,6 +148,7 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
         description = _description(test, general, lang, TextReader(test_path or "", files, assets))
         return Quiz(
             id=quiz_id, title=_title(test, general, quiz_id), lang=lang, questions=tuple(questions),
+            pools=read_pools(pooled, quiz_id, log),
             description=description, tags=_keywords(general),
             settings=_settings(test, roots, sum(q.points for q in questions), f"{source}!{test_path}"),
             assets=order_assets(assets, manifest),
@@ -164,13 +170,14 @@ def _test(manifest, files: dict[str, bytes], source: str):
     return None, None
 
 
-def _test_refs(test_path: str, test) -> list[_Ref]:
+def _test_refs(test_path: str, test, source: str) -> list[_Ref]:
     refs = []
     for ref in test.iter(f"{_Q}assessmentItemRef"):
         weight = ref.find(f"{_Q}weight")
         path = posixpath.normpath(posixpath.join(posixpath.dirname(test_path), ref.get("href", "")))
         value = weight.get("value") if weight is not None else None
-        refs.append(_Ref(path, ref.get("identifier", ""), value, test_path, ref.sourceline or 0))
+        refs.append(_Ref(path, ref.get("identifier", ""), value, test_path, ref.sourceline or 0,
+                         selecting_section(ref, f"{source}!{test_path}")))
     return refs
 
 

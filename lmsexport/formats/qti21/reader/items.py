@@ -133,8 +133,21 @@ def _alone(interactions: list) -> bool:
         return False
     holder = interactions[0].getparent()
     body = holder.getparent()
-    return (body is not None and body.tag == f"{_Q}itemBody" and holder is body[-1] and len(holder) == 1
-            and not (holder.text or "").strip() and not (interactions[0].tail or "").strip())
+    unit = unit_span(interactions[0])
+    return (body is not None and body.tag == f"{_Q}itemBody" and holder is body[-1]
+            and len(holder) == 1 + (unit is not None) and not (holder.text or "").strip()
+            and not (interactions[0].tail or "").strip())
+
+
+def unit_span(interaction):
+    """The `<span class="unit">` lmsexport writes right after a numeric item's answer box, last in
+    its block, or None."""
+    unit = interaction.getnext()
+    if (unit is None or unit.tag != f"{_Q}span" or unit.get("class") != names.UNIT_CLASS or len(unit)
+            or not (unit.text or "").strip() or unit.getnext() is not None or (unit.tail or "").strip()
+            or (interaction.tail or "").strip()):
+        return None
+    return unit
 
 
 def points(root, weight: str | None) -> float:
@@ -184,7 +197,8 @@ def _typed(root, interactions, common: dict, feedback: Feedback, reader: TextRea
         answers = _numeric_answers(root, declared, common["points"])
         shown = feedback.per_answer(lambda test: _numeric_match(test, response, answers))
         answers = tuple(dataclasses.replace(a, feedback=shown.get(n)) for n, a in enumerate(answers))
-        return Numeric(**common, prompt=prompt, answers=answers)
+        unit = unit_span(interaction)
+        return Numeric(**common, prompt=prompt, answers=answers, unit=None if unit is None else unit.text.strip())
     answers, case_sensitive = typed_answers(root, declared, common["points"], feedback)
     return ShortAnswer(**common, prompt=prompt, answers=answers, case_sensitive=case_sensitive)
 
@@ -294,6 +308,9 @@ def _prompt(root, interaction, reader: TextReader) -> Text:
                   if node.get("responseIdentifier") == interaction.get("responseIdentifier"))
     prompt = nested.find(f"{_Q}prompt")
     holder = nested.getparent()
+    unit = unit_span(nested)
+    if unit is not None:
+        _remove(unit)
     _remove(nested)
     if holder is not body and not len(holder) and not (holder.text or "").strip():
         _remove(holder)

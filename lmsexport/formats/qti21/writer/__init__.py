@@ -5,7 +5,8 @@ Package layout, identifiers, the kinds and how each scores, where each model fie
 docs/formats/qti21.md.
 
     imsmanifest.xml     IMS CP 1.1.4 + IMS MD 1.2 metadata: "QTIv2.1 Package", title, language
-    test.xml            assessmentTest: one testPart, one section, items in source order
+    test.xml            assessmentTest: one testPart, one section, items in source order, and
+                        a section per pool selecting `draw` of its items
     items/<id>.xml      assessmentItem: an interaction per kind, correctResponse, SCORE/MAXSCORE
     items/<image>       the quiz's images, each a webcontent resource the items depend on
 
@@ -57,7 +58,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
         _refuse_long(root, f"question {question.id}", quiz.where(question), refusals)
         files[names.item_path(question.id)] = serialize(root, verbatim=holders)
         items.append(info)
-    test, test_assets, holders = write_test(quiz, log, assets)
+    test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
     manifest = write_manifest(quiz, items, test_assets)
     # The manifest repeats the test's title: a text too long for one is reported once.
     if not _refuse_long(test, "the quiz", quiz.where(), refusals):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import names
 from ....diagnostics import Log
-from ....model import Asset, Question, Quiz
+from ....model import Asset, Pool, Question, Quiz
 from ....text import words
 from ....xml import NS, built_once, element, number, sub
 from .body import TextWriter
@@ -41,7 +41,8 @@ class ItemInfo:
     """Paths of the quiz's images it shows, in first-use order."""
 
 
-def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset]) -> tuple[object, tuple[str, ...], set]:
+def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
+               advise_canvas: bool = False) -> tuple[object, tuple[str, ...], set]:
     """The assessmentTest, the images its description shows, its text holders (body.py)."""
     root = element("qti:assessmentTest", {
         "xsi:schemaLocation": ITEM_SCHEMA, "identifier": quiz.id, "title": quiz.title,
@@ -67,20 +68,49 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset]) -> tuple[object, 
     section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
     if quiz.description:
         text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
-    for question in quiz.questions:
-        ref = sub(section, "qti:assessmentItemRef", {
-            "identifier": names.item_identifier(quiz.id, question.id), "href": names.item_path(question.id)})
-        # Canvas classic quizzes take a question's points from here (assessment_test_converter.rb).
-        sub(ref, "qti:weight", {"identifier": names.WEIGHT, "value": number(question.points)})
+    for item in quiz.items:
+        if isinstance(item, Pool):
+            _pool_section(section, quiz, item, log, advise_canvas)
+        else:
+            _item_ref(section, quiz, item)
     root.append(_outcome_processing(quiz, text))
     return root, tuple(text.used), text.holders
 
 
+def _item_ref(section, quiz: Quiz, question: Question) -> None:
+    ref = sub(section, "qti:assessmentItemRef", {
+        "identifier": names.item_identifier(quiz.id, question.id), "href": names.item_path(question.id)})
+    # Canvas classic quizzes take a question's points from here (assessment_test_converter.rb).
+    sub(ref, "qti:weight", {"identifier": names.WEIGHT, "value": number(question.points)})
+
+
+def _pool_section(parent, quiz: Quiz, pool: Pool, log: Log, advise_canvas: bool) -> None:
+    """A pool: a section that selects `draw` of its items per attempt (QTI 2.1 info model,
+    assessmentSection.selection and ordering). Invisible, as the quiz's own section: Canvas turns
+    a visible one into a text-only question, and makes any section with selection a question group
+    (its pick_count; its points those of the first item's weight)."""
+    section = sub(parent, "qti:assessmentSection", {
+        "identifier": names.item_identifier(quiz.id, pool.id), "title": pool.title or pool.id, "visible": "false"})
+    sub(section, "qti:selection", {"select": str(pool.draw)})
+    sub(section, "qti:ordering", {"shuffle": "true" if pool.shuffle else "false"})
+    if advise_canvas and pool.shuffle and not quiz.settings.shuffle:
+        log.warn("W813", f"pool {pool.id} shuffles its questions: Canvas reads a shuffled section as \"shuffle "
+                 "answers\" for the whole quiz", quiz.where(pool), "for Canvas, build --format canvas (a question "
+                 "group draws in a random order anyway); QTI engines shuffle only the pool")
+    for question in quiz.members(pool):
+        _item_ref(section, quiz, question)
+
+
 def _outcome_processing(quiz: Quiz, text: TextWriter):
     """SCORE = the sum of the item scores (raw points, so no weightIdentifier: the weights
-    would count the points twice); PASS = SCORE / MAXSCORE * 100 >= the pass mark."""
+    would count the points twice); PASS = SCORE / MAXSCORE * 100 >= the pass mark. With pools,
+    MAXSCORE is the sum of the items' MAXSCORE too: testVariables sees only the items an
+    attempt selected (QTI 2.1 info model 5.3), so the maximum is what was drawn."""
     total = x("sum", None, x("testVariables", {"variableIdentifier": names.SCORE}))
     processing = x("outcomeProcessing", None, set_outcome(names.SCORE, total))
+    if quiz.pools:
+        drawn = x("sum", None, x("testVariables", {"variableIdentifier": names.MAXSCORE}))
+        processing.append(set_outcome(names.MAXSCORE, drawn))
     if quiz.settings.pass_mark is not None:
         ratio = x("divide", None, variable(names.SCORE), variable(names.MAXSCORE))
         percent = x("product", None, ratio, value("float", "100"))

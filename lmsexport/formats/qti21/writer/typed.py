@@ -56,10 +56,23 @@ def write_numeric(context: Context) -> Parts:
               for a in question.answers]
     tests = [_equal(*pair) for pair in written]
     scoring = condition(*zip(tests, scores, strict=True), (None, [set_outcome(names.SCORE, value("float", "0"))]))
-    parts = Parts([response], [x("div", None, _text_entry(names.RESPONSE))], [scoring],
-                  interactions=("textEntryInteraction",))
+    parts = Parts([response], [_number_entry(context, question)], [scoring], interactions=("textEntryInteraction",))
     _feedback_chain(parts, question.answers, lambda n: _equal(*written[n]), names.choice_feedback_identifier)
     return parts
+
+
+def _number_entry(context: Context, question: Numeric):
+    """The answer box, and the question's unit after it (`<span class="unit">`, which the reader
+    reads back): QTI 2.1 has no units, so a response is the number alone."""
+    entry = _text_entry(names.RESPONSE)
+    if question.unit is None:
+        return x("div", None, entry)
+    context.text.warn("W812", f"question {question.id}: QTI 2.1 has no units: {question.unit} is shown after the "
+                      "answer box, and learners type the number alone (a response with the unit is no number to a "
+                      "QTI engine)", "say so in the question if learners may not expect it; Moodle XML and SCORM "
+                      "packages take the number with or without its unit")
+    entry.tail = " "
+    return x("div", None, entry, x("span", {"class": names.UNIT_CLASS}, text=question.unit))
 
 
 def _equal(number_: str, tolerance: str | None):

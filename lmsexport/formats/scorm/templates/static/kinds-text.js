@@ -3,7 +3,8 @@
  * The kind interface is described in kinds-choice.js. Typed text is compared with the
  * accepted answers after NFC, trimming and collapsing spaces (and folding case unless the
  * question says otherwise); `*` is Moodle's wildcard. The first accepted answer that
- * matches, in the order written, gives its credit and its feedback, as in Moodle.
+ * matches, in the order written, gives its credit and its feedback, as in Moodle. A typed
+ * number is read by the rules of lmsexport/numbers.py, with the signs its data carries.
  */
 (function (ns) {
   "use strict";
@@ -44,38 +45,127 @@
     decode: (question, raw) => (isText(raw) ? raw : null),
   };
 
-  /**
-   * A typed number, however the learner writes decimals: "3.14", "3,14", "1,234.5",
-   * "1.234,5", "−2" (spaces ignored). A comma is the decimal mark when it is the only
-   * separator or comes after the last dot; otherwise commas group thousands.
-   */
-  function parseNumber(text) {
-    let plain = text.replace(/[\s\u00a0\u2009\u202f]/gu, "").replace(/\u2212/gu, "-");
-    const comma = plain.lastIndexOf(",");
-    const dot = plain.lastIndexOf(".");
-    if (comma > dot) plain = plain.replace(/\./g, "").replace(",", ".");
-    else if (comma !== -1) plain = plain.replace(/,/g, "");
-    return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain) ? Number(plain) : null;
+  /* ---- Numbers: read as the question's language writes them ---- */
+
+  const BIDI = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/gu;
+
+  /** The typed text without the question's unit at its end (the learner may type it or not). */
+  function withoutUnit(question, text) {
+    const spelling = (question.units || []).find((unit) => text.endsWith(unit));
+    return spelling ? text.slice(0, -spelling.length).trim() : text;
   }
+
+  /** Digits 0-9 for the digits of any one script among the language's (`zeros`: their 0); null for two scripts. */
+  function asciiDigits(text, zeros) {
+    const starts = [48, ...Array.from(zeros, (zero) => zero.codePointAt(0))];
+    let script = null;
+    let out = "";
+    for (const char of text) {
+      const code = char.codePointAt(0);
+      const zero = starts.find((start) => code >= start && code <= start + 9);
+      if (zero === undefined) {
+        out += char;
+        continue;
+      }
+      if (script !== null && script !== zero) return null;
+      script = zero;
+      out += String(code - zero);
+    }
+    return { text: out, native: script !== null && script !== 48 };
+  }
+
+  /** Whether digit runs are a grouped whole number (numbers.py `_grouped`). */
+  function grouped(runs, marks, sizes) {
+    const kinds = new Set(marks.map((mark) => (/\s/u.test(mark) ? " " : mark)));
+    const [first, ...rest] = runs;
+    const last = rest.pop();
+    if (kinds.size !== 1 || first.startsWith("0")) return false;
+    return [sizes, [3, 3]].some(([primary, secondary]) => last.length === primary
+      && rest.every((run) => run.length === secondary) && first.length >= 1 && first.length <= secondary);
+  }
+
+  /** Digits and marks read with one set of signs (numbers.py `_value`); null if they cannot be. */
+  function valueOf(body, signs, sizes) {
+    const runs = body.split(/\D/u);
+    const marks = body.match(/\D/gu) || [];
+    if (marks.some((mark) => mark !== signs.decimal && !signs.groups.includes(mark))) return null;
+    const decimals = marks.flatMap((mark, index) => (mark === signs.decimal ? [index] : []));
+    if (decimals.length > 1 || (decimals.length && decimals[0] !== marks.length - 1)) return null;
+    const whole = decimals.length ? runs.slice(0, -1) : runs;
+    const fraction = decimals.length ? runs[runs.length - 1] : "";
+    if (whole.length > 1 && !grouped(whole, marks.slice(0, whole.length - 1), sizes)) return null;
+    if (!(whole.join("") + fraction)) return null;
+    return Number(`${whole.join("") || "0"}.${fraction || "0"}`);
+  }
+
+  /** The sign, the digits and marks, and the power of ten (`e23`) of a number; a null body if the exponent is bad. */
+  function parts(text, minus) {
+    const signOf = (char) => (minus.includes(char) ? -1 : char === "+" ? 1 : 0);
+    let body = text;
+    const sign = signOf(body[0]) || 1;
+    if (signOf(body[0])) body = body.slice(1);
+    const at = Math.max(body.lastIndexOf("e"), body.lastIndexOf("E"));
+    if (at <= 0) return [sign, body, 0];
+    let tail = body.slice(at + 1);
+    const factor = signOf(tail[0]) || 1;
+    if (signOf(tail[0])) tail = tail.slice(1);
+    return /^\d+$/u.test(tail) ? [sign, body.slice(0, at), factor * Number(tail)] : [sign, null, 0];
+  }
+
+  /**
+   * A typed number as the question's language writes it, with the signs and rules of
+   * lmsexport/numbers.py (`question.numbers`): the language's own signs first, else a dot or a
+   * comma as the decimal sign (a mark that reads two ways is then a decimal sign); its own
+   * digits as well as 0-9; the unit optional. Null if the text is no number.
+   */
+  function readNumber(question, text) {
+    const numbers = question.numbers;
+    const plain = withoutUnit(question, text.normalize("NFC").replace(BIDI, "").trim());
+    const digits = asciiDigits(plain, numbers.zeros);
+    if (!digits) return null;
+    const [sign, body, power] = parts(digits.text, numbers.minus);
+    if (body === null) return null;
+    const own = digits.native ? numbers.native : numbers.latin;
+    let value = valueOf(body, own, numbers.sizes);
+    if (value === null) {
+      const readings = numbers.fallbacks.filter((signs) => signs.decimal !== own.decimal || signs.groups !== own.groups)
+        .map((signs) => ({ signs, value: valueOf(body, signs, numbers.sizes) })).filter((r) => r.value !== null);
+      const chosen = new Set(readings.map((r) => r.value)).size > 1
+        ? readings.find((r) => body.includes(r.signs.decimal)) : readings[0];
+      value = chosen ? chosen.value : null;
+    }
+    return value === null ? null : sign * value * 10 ** power;
+  }
+  ns.readNumber = readNumber;
 
   /** Within the tolerance, with room for binary fractions (0.1 + 0.2). */
   const within = (number, answer) =>
     Math.abs(number - answer.value) <= answer.tolerance + 1e-9 * Math.max(1, Math.abs(answer.value));
-  const numberMatch = (question, text) => question.answers.find((answer) => within(parseNumber(text), answer)) || null;
+  const numberMatch = (question, text) =>
+    question.answers.find((answer) => within(readNumber(question, text), answer)) || null;
 
-  function numberText(answer) {
+  function numberText(question, answer) {
     const value = ns.formatNumber(answer.value);
-    return answer.tolerance ? `${value} ± ${ns.formatNumber(answer.tolerance)}` : value;
+    const unit = question.unit ? ` ${question.unit}` : "";
+    return answer.tolerance ? `${value}${unit} ± ${ns.formatNumber(answer.tolerance)}` : `${value}${unit}`;
+  }
+
+  function numberField(question, view) {
+    const field = textField(question, view, { inputmode: "decimal", class: "answer-input number",
+      "aria-describedby": question.unit ? "hint error answer-unit" : "hint error" });
+    if (!question.unit) return field;
+    return el("span", { class: "number-entry" }, field, " ",
+      el("span", { id: "answer-unit", class: "unit", text: question.unit, ...ns.language(question) }));
   }
 
   ns.kinds.numeric = {
     lists: () => ({}),
     hint: () => say("type_number"),
-    render: (question, view) => textField(question, view, { inputmode: "decimal", class: "answer-input number" }),
+    render: numberField,
     read(question, form) {
       const result = typed(form, "#answer-input", "type_first");
       if (result.error) return result;
-      return parseNumber(result.answer) === null ? { error: "number_expected" } : result;
+      return readNumber(question, result.answer) === null ? { error: "number_expected" } : result;
     },
     credit(question, text) {
       const match = numberMatch(question, text);
@@ -86,14 +176,15 @@
       return match && match.feedback ? [match.feedback] : [];
     },
     given: (question, text) => el("span", { text }),
-    expected: (question) => ns.textList(full(question.answers).map((answer) => ns.plainText(numberText(answer)))),
+    expected: (question) => ns.textList(full(question.answers)
+      .map((answer) => ns.plainText(numberText(question, answer)))),
     interaction(question, text) {
       const [answer] = full(question.answers);
-      return { type: "numeric", response: parseNumber(text),
+      return { type: "numeric", response: readNumber(question, text),
         correct: [{ value: answer.value, min: answer.value - answer.tolerance, max: answer.value + answer.tolerance }] };
     },
     encode: (text) => text,
-    decode: (question, raw) => (isText(raw) && parseNumber(raw) !== null ? raw : null),
+    decode: (question, raw) => (isText(raw) && readNumber(question, raw) !== null ? raw : null),
   };
 
   ns.kinds.essay = {

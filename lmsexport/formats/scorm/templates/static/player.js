@@ -6,19 +6,21 @@
  * (a question, or a text block): an answer is final once checked (feedback "immediate") or
  * once the learner moves on (feedback "end"). Each answer becomes one interaction followed by
  * a commit, and suspend_data carries the answers and the orders shown, so a learner can resume.
+ * A quiz with pools draws, for each attempt, `draw` questions of each pool where the pool stands,
+ * from a seed kept in suspend_data: a resumed attempt shows the same questions, and the score,
+ * its maximum and the interactions are those of the questions drawn.
  */
 (function (ns) {
   "use strict";
 
   const { data, el, rich, say } = ns;
   const runtime = ns.runtime;
-  const items = data.questions;
-  const questions = items.filter((item) => item.kind !== "description");
-  const numbers = new Map(questions.map((question, index) => [question.id, index + 1]));
-  const byId = new Map(items.map((item) => [item.id, item]));
-  const points = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 2 });
-  const percents = new Intl.NumberFormat(data.lang, { style: "percent", maximumFractionDigits: 1 });
-  const plurals = new Intl.PluralRules(data.lang);
+  const pools = data.pools || [];
+  const byId = new Map(data.questions.map((item) => [item.id, item]));
+  let items = data.questions;
+  let questions = [];
+  let numbers = new Map();
+  const points = (value) => ns.formatNumber(value, 2, true);
   const stage = document.getElementById("stage");
   const STATE_VERSION = 1;
   const kindOf = (question) => ns.kinds[question.kind];
@@ -31,7 +33,25 @@
     return ids.length > 1 && out.every((id, index) => id === ids[index]) ? [...ids.slice(1), ids[0]] : out;
   }
 
-  function freshState() {
+  /** The attempt's pages: each fixed item, and where a pool stands `draw` of its questions, drawn
+   *  by `seed` (in the pool's order unless it shuffles). */
+  function arrange(seed) {
+    const next = ns.seeded(seed);
+    const pooled = new Map(pools.flatMap((pool) => pool.questions.map((id) => [id, pool])));
+    items = data.questions.flatMap((item) => {
+      const pool = pooled.get(item.id);
+      if (!pool) return [item];
+      if (pool.questions[0] !== item.id) return [];
+      const picked = ns.shuffled(pool.questions, next).slice(0, pool.draw);
+      const shown = pool.shuffle ? picked : pool.questions.filter((id) => picked.includes(id));
+      return shown.map((id) => byId.get(id));
+    });
+    questions = items.filter((item) => item.kind !== "description");
+    numbers = new Map(questions.map((question, index) => [question.id, index + 1]));
+  }
+
+  function freshState(seed) {
+    arrange(seed);
     const orders = {};
     for (const question of questions) {
       const kind = kindOf(question);
@@ -41,14 +61,16 @@
         orders[question.id] = Object.fromEntries(lists.map(([key, ids]) => [key, ns.shuffled(ids)]));
       }
     }
-    return { index: 0, answers: {}, orders, spent: 0 };
+    return { index: 0, answers: {}, orders, spent: 0, seed };
   }
 
-  /** Compact JSON: {"v":1,"i":3,"a":{"q1":"a","q4":"NCCL"},"o":{"q1":"c,a,b","q10/g2":"b,a,c"}}. */
+  /** Compact JSON: {"v":1,"i":3,"a":{"q1":"a","q4":"NCCL"},"o":{"q1":"c,a,b","q10/g2":"b,a,c"}},
+   *  with "s": the seed of the draw when the quiz has pools. */
   function serialize(withOrders) {
     const answers = Object.fromEntries(Object.entries(state.answers)
       .map(([id, answer]) => [id, kindOf(byId.get(id)).encode(answer)]));
     const saved = { v: STATE_VERSION, i: state.index, a: answers, t: Math.round(timeSpent() / 1000) };
+    if (pools.length) saved.s = state.seed;
     if (withOrders) {
       const orders = {};
       for (const [id, lists] of Object.entries(state.orders)) {
@@ -70,7 +92,7 @@
   function restoreOrders(restored, saved) {
     for (const [name, value] of Object.entries(saved && typeof saved === "object" ? saved : {})) {
       const [id, key = ""] = name.split("/");
-      const question = byId.get(id);
+      const question = items.includes(byId.get(id)) ? byId.get(id) : undefined;
       const list = question && question.kind !== "description" ? kindOf(question).lists(question)[key] : null;
       const order = typeof value === "string" ? value.split(",") : [];
       if (list && order.length === list.length && list.every((item) => order.includes(item))) {
@@ -87,9 +109,12 @@
       return null;
     }
     if (!saved || saved.v !== STATE_VERSION || typeof saved.a !== "object" || saved.a === null) return null;
-    const restored = freshState();
+    const seed = pools.length ? saved.s : 0;
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) return null;  // no draw to resume
+    const restored = freshState(seed);
+    const drawn = new Set(items.map((item) => item.id));
     for (const [id, value] of Object.entries(saved.a)) {
-      const question = byId.get(id);
+      const question = drawn.has(id) ? byId.get(id) : undefined;
       const answer = question && question.kind !== "description" ? kindOf(question).decode(question, value) : null;
       if (answer !== null) restored.answers[id] = answer;
     }
@@ -187,9 +212,6 @@
     return say(last ? "finish" : "next");
   }
 
-  const pointsText = (value) => say(plurals.select(value) === "one" ? "points_one" : "points_other",
-    { points: points.format(value) });
-
   /** The page of one item; `focus` is "heading" after moving on, "button" after checking. */
   function showItem(focus) {
     const question = items[state.index];
@@ -225,7 +247,7 @@
     return el("fieldset", { "aria-labelledby": "prompt", "aria-describedby": "hint error" },
       kind.ownPrompt ? null : rich("div", question.prompt, { id: "prompt", class: "prompt", ...ns.language(question) }),
       el("p", { id: "hint", class: "hint" }, kind.hint(question), " ",
-        el("span", { class: "points", text: `(${pointsText(question.points)})` })),
+        el("span", { class: "points", text: `(${question.pointsText})` })),
       kind.render(question, view));
   }
 
@@ -244,9 +266,9 @@
   function showResults(focus) {
     const result = totals();
     const outcome = data.pending ? say("needs_grading") : result.passed === null ? say("completed")
-      : say(result.passed ? "passed" : "failed", { pass: percents.format(passMark / 100) });
-    const score = result.max > 0 ? say("score", { score: points.format(result.earned),
-      total: points.format(result.max), percent: percents.format(result.percent / 100) }) : "";
+      : say(result.passed ? "passed" : "failed", { pass: ns.formatPercent(passMark / 100) });
+    const score = result.max > 0 ? say("score", { score: points(result.earned),
+      total: points(result.max), percent: ns.formatPercent(result.percent / 100) }) : "";
     const heading = el("h2", { id: "results-heading", tabindex: "-1", text: say("results") });
     const status = result.passed === null ? "completed" : result.passed ? "passed" : "failed";
     stage.replaceChildren(el("section", { class: "results", "aria-labelledby": "results-heading" },
@@ -382,7 +404,7 @@
     showNotice(say("not_saved"));
   }
   const resumed = state !== null;
-  state = state || freshState();
+  state = state || freshState(pools.length ? ns.newSeed() : 0);
   if (data.description) document.getElementById("description").append(rich("div", data.description));
   window.addEventListener("pagehide", end);
   document.addEventListener("visibilitychange", () => {

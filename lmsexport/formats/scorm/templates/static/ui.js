@@ -52,8 +52,30 @@
 
   ns.plainText = (value) => ({ value, format: "plain" });
 
-  const decimals = new Intl.NumberFormat(data.lang, { maximumFractionDigits: 10, useGrouping: false });
-  ns.formatNumber = (value) => decimals.format(value);
+  /**
+   * A number as the quiz's language writes it, with the signs of `data.numberFormat` (CLDR,
+   * through Babel: the browser may not know the language): at most `fraction` decimals,
+   * digits grouped if `grouped` (Hindi 12,34,567: a first group of 3, then groups of 2).
+   */
+  ns.formatNumber = function (value, fraction = 10, grouped = false) {
+    const signs = data.numberFormat;
+    const [whole, decimals = ""] = Math.abs(value).toFixed(fraction).split(".");
+    let digits = whole;
+    if (grouped && whole.length > signs.grouping[0]) {
+      const groups = [whole.slice(-signs.grouping[0])];
+      for (let end = whole.length - signs.grouping[0]; end > 0; end -= signs.grouping[1]) {
+        groups.unshift(whole.slice(Math.max(0, end - signs.grouping[1]), end));
+      }
+      digits = groups.join(signs.group);
+    }
+    const rest = decimals.replace(/0+$/u, "");
+    const shown = rest ? `${digits}${signs.decimal}${rest}` : digits;
+    return value < 0 && Number(shown.replace(/\D/gu, "")) !== 0 ? `${signs.minus}${shown}` : shown;
+  };
+
+  /** A share (0..1) as a percentage in the language's pattern (`75,5 %` in Czech, `%75,5` in Turkish). */
+  ns.formatPercent = (share, fraction = 1) =>
+    `${data.numberFormat.percent[0]}${ns.formatNumber(share * 100, fraction, true)}${data.numberFormat.percent[1]}`;
 
   /** Typed text as the accepted answers are compared: NFC, trimmed, inner spaces collapsed, case folded if asked. */
   ns.normalize = function (text, caseSensitive, lang) {
@@ -91,16 +113,33 @@
   /** Credit (a percentage, -100..100) as a share of the points, never below nothing or above all. */
   ns.share = (credit) => Math.min(1, Math.max(0, credit / 100));
 
-  ns.shuffled = function (items) {
+  /** A copy of `items` in a random order; `next` (from ns.seeded) makes the order repeatable. */
+  ns.shuffled = function (items, next) {
     const out = items.slice();
     const random = new Uint32Array(out.length);
-    crypto.getRandomValues(random);
+    if (next) random.forEach((_, index) => { random[index] = next(); });
+    else crypto.getRandomValues(random);
     for (let i = out.length - 1; i > 0; i -= 1) {
       const j = random[i] % (i + 1);
       [out[i], out[j]] = [out[j], out[i]];
     }
     return out;
   };
+
+  /** A repeatable stream of 32-bit numbers from `seed` (mulberry32): the same seed, the same draw. */
+  ns.seeded = function (seed) {
+    let value = seed >>> 0;
+    return () => {
+      value = (value + 0x6d2b79f5) >>> 0;
+      let t = value;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return (t ^ (t >>> 14)) >>> 0;
+    };
+  };
+
+  /** A new seed for an attempt's draw. */
+  ns.newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
 
   /** A select of plain-text options after a "Choose…" placeholder; `chosen` is the selected value. */
   ns.select = function (options, chosen, attributes) {

@@ -4,6 +4,8 @@ before). Each is now a located error, a finding, or a writer's refusal (exit 1).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -149,3 +151,24 @@ def test_a_moodle_gap_question_without_its_text_is_a_located_error(kind):
 def _moodle_question(kind: str, answers: str) -> str:
     return (f'<quiz><question type="{kind}"><name><text>n</text></name><questiontext format="html"><text>Which?'
             f"</text></questiontext>{answers}</question></quiz>")
+
+
+def test_validate_judges_a_canvas_drop_down_without_its_ident():
+    """A response_lid without `ident` beside one no condition names crashed validate's QTI 1.2
+    rules (sorting None with a name)."""
+    quiz = lmsexport.read("gaps.txt", "Q\n\n1. The sky is {=blue ~green ~red} and grass {=green ~blue}.\n",
+                          format="text")
+    package = lmsexport.write(quiz, "canvas")
+    (name,) = [n for n in package.files if n.endswith(f"{quiz.id}.xml")]
+    broken = re.sub(rb'<response_lid ident="[^"]*"', b"<response_lid", package.files[name], count=1)
+    broken = re.sub(rb'<response_lid ident="[^"]*"', b'<response_lid ident="unnamed"', broken, count=1)
+    assert broken.count(b"<response_lid") == 2 and b'ident="unnamed"' in broken
+    findings = lmsexport.validate(lmsexport.Package({**package.files, name: broken}))
+    assert findings and any("'ident' is required" in f.message for f in findings)
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason="formats/moodle/stream.py (the Moodle reader, rewritten on "
+                   "another branch): a root element whose namespace holds '}' is a ValueError from lxml (exit 4)")
+def test_a_root_element_in_a_strange_namespace_is_no_moodle_bank():
+    with pytest.raises(lmsexport.SourceError, match="E602"):
+        lmsexport.read("bank.xml", b'<q xmlns="a}b"/>', format="moodle", log=Log())

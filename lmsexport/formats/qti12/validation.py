@@ -141,8 +141,8 @@ def _key_rules(item, kind: str, responses: dict, where: str, source: str) -> lis
     if kind in names.GAP_TYPES:
         named = {test.get("respident") for condition in scoring if _adds(condition)
                  for test in condition.iter(f"{_Q}varequal")}
-        missing = sorted(ident for ident, (response, _) in responses.items()
-                         if response.tag == f"{_Q}response_lid" and ident not in named)
+        missing = sorted((ident for ident, (response, _) in responses.items()
+                          if response.tag == f"{_Q}response_lid" and ident not in named), key=str)  # None: no ident
         return [finding("V506", source, f"{where}: {ident!r} has no right answer (no condition adding to SCORE "
                          "names one of its labels)", item.sourceline) for ident in missing]
     rights = [test for condition in scoring if not _adds(condition)

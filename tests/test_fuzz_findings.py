@@ -103,8 +103,6 @@ def test_moodle_refuses_an_answer_its_importer_would_drop(question, blank):
     assert lmsexport.validate(lmsexport.write(Quiz(id="q", title="Q", questions=(question,)), "qti")) == []
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="formats/text/questions.py reads gap credits; its numbers "
-                   "are being rewritten on another branch: a credit past 100% in a gap is a ModelError (exit 4)")
 def test_a_gap_credit_past_100_percent_is_a_located_error():
     with pytest.raises(lmsexport.SourceError, match="E217"):
         lmsexport.read("t.txt", "Q\n\n1. The capital is {=Paris =3333% paris}.\n")
@@ -120,8 +118,6 @@ def test_what_a_writer_refuses_in_a_model_file_names_that_file(tmp_path):
     assert f"{tmp_path.as_posix()}/model.json: error: question q1: option b has no text" in result.stderr
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="formats/moodle/reader_kinds.py, rewritten on another branch: "
-                   "a numerical tolerance or answer of nan or inf is a ModelError (exit 4)")
 @pytest.mark.parametrize("answers", [
     '<answer fraction="100"><text>2</text><tolerance>nan</tolerance></answer>',
     '<answer fraction="100"><text>inf</text><tolerance>0</tolerance></answer>',
@@ -131,16 +127,12 @@ def test_a_moodle_numerical_answer_out_of_range_is_a_located_error(answers):
         lmsexport.read("bank.xml", _moodle_question("numerical", answers))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="formats/moodle/reader_kinds.py, rewritten on another branch: "
-                   "a grade past 100% on the catch-all * answer is a ModelError (exit 4)")
 def test_a_moodle_catch_all_answer_with_a_grade_out_of_range_is_a_located_error():
     answers = '<answer fraction="100"><text>Paris</text></answer><answer fraction="1e22"><text>*</text></answer>'
     with pytest.raises(lmsexport.SourceError, match="E60"):
         lmsexport.read("bank.xml", _moodle_question("shortanswer", answers))
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="formats/moodle/reader_mapped.py, rewritten on another "
-                   "branch: a gapselect or ddwtos question without <questiontext> crashes (exit 4)")
 @pytest.mark.parametrize("kind", ["gapselect", "ddwtos"])
 def test_a_moodle_gap_question_without_its_text_is_a_located_error(kind):
     with pytest.raises(lmsexport.SourceError):

@@ -149,7 +149,12 @@ class MoodleReader:
         self.question_id, self.mark = self._id(node, self.position), len(self.problems)
         known_assets = set(self.assets)
         old_image(node)
-        question, shuffle = read_kind(self, node)
+        try:
+            question, shuffle = read_kind(self, node)
+        except ModelError as exc:  # a part the model refuses (a number out of range, a credit past 100 %)
+            self.problem("E605", node, f"{self.subject} cannot be read: {exc}",
+                         "check its answers' grades and numbers in Moodle: a grade from -100 % to 100 %, finite numbers")
+            question, shuffle = None, None
         if len(self.problems) > self.mark and not _FATAL & {p.code for p in self.problems[self.mark:]}:
             for asset in set(self.assets) - known_assets:
                 del self.assets[asset]

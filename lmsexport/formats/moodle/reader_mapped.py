@@ -34,6 +34,10 @@ def read_gapselect(r: Reading, node, option: str = "selectoption") -> Read:
     options = [(unicodedata.normalize("NFC", (o.findtext("text") or "").strip()), (o.findtext("group") or "1").strip())
                for o in node.iterchildren(option)]
     questiontext = node.find("questiontext")
+    if questiontext is None:
+        r.problem("E605", node, f"{r.subject} has no <questiontext>, so it has no gaps",
+                  "export the question again from Moodle")
+        return None, None
     fragment, lang, text_format = r.fragment(questiontext, "html")
     if fragment is not None and text_format in ("plain_text", "markdown"):
         fragment = Text(fragment).html()

@@ -352,6 +352,10 @@ def _gap(parser, draft: Draft, gap_id: str, body: str, source: SourceSpan) -> Ga
         answers = []
         for text in right:
             credit = CREDIT.match(text)
+            if credit and not -100 <= float(credit["credit"]) <= 100:
+                parser.error("E217", f"a credit of the gap {{{body}}} of {draft.name} is outside -100% to 100%",
+                             draft.line, hint="write =50% answer for half credit")
+                return None
             answers.append(Answer(text=credit["text"], credit=float(credit["credit"]), source=source) if credit
                            else Answer(text=text, source=source))
         return _checked(parser, draft, lambda: Gap(id=gap_id, answers=tuple(answers), source=source))

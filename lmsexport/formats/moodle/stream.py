@@ -53,7 +53,7 @@ def _root(data: bytes, source: str):
     for _, root in etree.iterparse(io.BytesIO(data), events=("start",), **_HARDENED):
         if root.tag in ("quiz", "question"):
             return root
-        name = etree.QName(root).localname
+        name = root.tag.rpartition("}")[2]  # not etree.QName: a namespace may hold "}" (xmlns="a}b")
         raise SourceError([Diagnostic("E602", f"this XML is not a Moodle question bank: its root element is <{name}>, "
                                       "not <quiz>", SourceSpan(source, root.sourceline or 0), _EXPORT_HINT)])
     raise etree.XMLSyntaxError("Document is empty", None, 1, 1)

@@ -211,12 +211,16 @@ def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, gro
     return folder / f"{quiz.id}{extension}"
 
 
-def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> SourceResult:
-    """Read, write and validate one source, in memory (runs in a worker process)."""
+def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
+         on_read: Callable[[Quiz], None] | None = None) -> SourceResult:
+    """Read, write and validate one source, in memory (runs in a worker process); `on_read`
+    is given the quiz once it is read, before it is written."""
     started = time.perf_counter()
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
     result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format, loaded)
+    if result.quiz is not None and on_read is not None:
+        on_read(result.quiz)
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
         result.inputs = {f"{text_name(path.parent)}/{relative}": content_hash(content)
@@ -368,10 +372,12 @@ class Build:
         return forked.findings()
 
     def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
-        """`make`, with the source read and linted meanwhile in a child process (background.py)."""
-        read = functools.partial(_read_one, path, data, defaults, self.settings.source_format)
-        self.forked = background.ForkedCheck.start(read, self.lint_ignore, source_name(path))
-        return make(path, data, defaults, self.settings)
+        """`make`, with the quiz linted in a child process forked once it is read, while this
+        one writes it (background.py)."""
+        def lint(quiz: Quiz) -> None:
+            self.forked = background.ForkedCheck.start(quiz, self.lint_ignore, source_name(path))
+
+        return make(path, data, defaults, self.settings, on_read=lint)
 
     def _plan(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
         """Per source: a final result (unreadable, no quiz, or up to date), or the work to do."""

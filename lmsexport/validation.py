@@ -50,7 +50,7 @@ def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
         if streamed is not None:
             return streamed
     root, findings = _parse(content, source)
-    return findings if root is None else _validate_root(root, content, source)
+    return findings if root is None else _validate_root(root, _owner(root), content, source)
 
 
 def _parse(content: bytes, source: str):
@@ -69,9 +69,8 @@ def _parse(content: bytes, source: str):
     return root, []
 
 
-def _validate_root(root, content: bytes, source: str) -> list[Diagnostic]:
-    """Check a parsed document as the format that owns it does."""
-    owner = _owner(root)
+def _validate_root(root, owner, content: bytes, source: str) -> list[Diagnostic]:
+    """Check a parsed document as the format that owns it (`owner`, see `_owner`) does."""
     if owner is None:
         return [finding("V102", source, f"unknown kind of XML document (root element {root.tag})",
                         root.sourceline, hint="lmsexport validates QTI 2.1 and QTI 1.2 in their namespaces, IMS CP / SCORM manifests "
@@ -94,8 +93,8 @@ def validate_files(files: dict[str, bytes], *, source: str) -> list[Diagnostic]:
             findings += validate_xml(files[path], source=where)
         elif path.endswith(_XML):
             root, problems = _parse(files[path], where)
-            findings += problems if root is None else _validate_root(root, files[path], where)
             owner = _owner(root) if root is not None else None
+            findings += problems if root is None else _validate_root(root, owner, files[path], where)
             documents[path] = owner.head(root) if hasattr(owner, "head") else root
         elif path.endswith(".json"):
             findings += _validate_model_json(files[path], where)

@@ -55,26 +55,27 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     files, items, refusals = {}, [], []
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets, advise_canvas)
-        _refuse_long(root, f"question {question.id}", quiz.where(question), refusals)
-        files[names.item_path(question.id)] = serialize(root, verbatim=holders)
+        data = files[names.item_path(question.id)] = serialize(root, verbatim=holders)
+        _refuse_long(root, len(data), f"question {question.id}", quiz.where(question), refusals)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
+    files[names.TEST_PATH] = serialize(test, verbatim=holders)
     manifest = write_manifest(quiz, items, test_assets)
+    files[MANIFEST] = serialize(manifest)
     # The manifest repeats the test's title: a text too long for one is reported once.
-    if not _refuse_long(test, "the quiz", quiz.where(), refusals):
-        _refuse_long(manifest, "the quiz", quiz.where(), refusals)
+    if not _refuse_long(test, len(files[names.TEST_PATH]), "the quiz", quiz.where(), refusals):
+        _refuse_long(manifest, len(files[MANIFEST]), "the quiz", quiz.where(), refusals)
     if refusals:
         raise SourceError(refusals)
-    files[names.TEST_PATH] = serialize(test, verbatim=holders)
-    files[MANIFEST] = serialize(manifest)
     for asset in quiz.assets:
         files[names.MEDIA_FOLDER + asset.path] = asset.data
     return Package(files, zipped=True, extension=EXTENSION, warnings=log.diagnostics)
 
 
-def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
-    """Whether `root` holds a text too long for XML parsers (then `refusals` says so)."""
-    found = too_long(root)
+def _refuse_long(root, written: int, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
+    """Whether `root` (`written` bytes as serialized) holds a text too long for XML parsers (then
+    `refusals` says so)."""
+    found = too_long(root, written)
     if found is not None:
         refusals.append(found.refusal("E005", subject, "a QTI 2.1 file", span))
     return found is not None

@@ -112,9 +112,20 @@ def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_pat
 
 
 def test_version_does_not_import_heavy_modules():
-    code = "import sys; from lmsexport.cli import main; print(sorted(m for m in ('lxml', 'jinja2', 'xmlschema') if m in sys.modules))"
+    heavy = ('lxml', 'jinja2', 'xmlschema', 'lmsexport.model')
+    code = f"import sys; from lmsexport.cli import main; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_api_classes_load_when_first_asked_for():
+    code = ("import sys, lmsexport; before = 'lmsexport.model' in sys.modules; "
+            "from lmsexport import Quiz, Package, SourceError, Log, Diagnostic, ConversionWarning; "
+            "print(before, Quiz.__module__, Package.__module__, 'Quiz' in dir(lmsexport))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "lmsexport.model.quiz", "lmsexport.package", "True"], out.stderr
+    missing = subprocess.run([sys.executable, "-c", "import lmsexport; lmsexport.nothing"], capture_output=True, text=True)
+    assert "has no attribute 'nothing'" in missing.stderr
 
 
 def test_unexpected_error_is_one_line_with_a_debug_hint(tmp_path, monkeypatch):

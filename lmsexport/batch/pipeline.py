@@ -30,7 +30,7 @@ from ..model import Quiz
 from ..package import Zipping, write_atomic
 from .sources import find_files, find_sources, looks_like_a_quiz, named_files
 from .state import BuildState, content_hash, fingerprint
-from ..validation import validate_files
+from ..validation import TreeChecks, validate_files
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -228,7 +228,8 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
-            options = replace(options, built_with=frozenset(settings.formats) - {name})
+            checked = TreeChecks()
+            options = replace(options, built_with=frozenset(settings.formats) - {name}, on_document=checked.take)
             try:
                 package = module.write(result.quiz, options)
             except SourceError as exc:  # the quiz is more than the format holds: the source fails
@@ -237,7 +238,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
             zipping = Zipping(package)
-            findings = validate_files(package.files, source=source_name(target))
+            findings = validate_files(package.files, source=source_name(target), checked=checked)
             data = zipping.result()
             if findings:
                 result.diagnostics += findings
@@ -247,7 +248,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
             for relative, content in package.companions.items():
                 result.outputs[target.parent / relative] = content
                 result.companions[target.parent / relative] = content_hash(content)
-            del package, zipping  # its files and warnings are taken: free them before the next format
+            del package, zipping, checked  # its files and warnings are taken: free them before the next format
             return_freed_memory()
         if result.failed:
             result.outputs, result.companions = {}, {}

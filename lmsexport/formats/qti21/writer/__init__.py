@@ -50,21 +50,29 @@ _KINDS = {
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     """The package; SourceError for a quiz with a text longer than XML parsers read (E005)."""
     log = Log()
+    options = options or WriteOptions()
     assets = {asset.path: asset for asset in quiz.assets}
-    advise_canvas = "canvas" not in (options or WriteOptions()).built_with
+    advise_canvas = "canvas" not in options.built_with
     files, items, refusals = {}, [], []
+
+    def put(path: str, root, holders=frozenset()) -> int:
+        data = files[path] = serialize(root, verbatim=holders)
+        if options.on_document is not None:
+            options.on_document(path, root, data)
+        return len(data)
+
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets, advise_canvas)
-        data = files[names.item_path(question.id)] = serialize(root, verbatim=holders)
-        _refuse_long(root, len(data), f"question {question.id}", quiz.where(question), refusals)
+        written = put(names.item_path(question.id), root, holders)
+        _refuse_long(root, written, f"question {question.id}", quiz.where(question), refusals)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
-    files[names.TEST_PATH] = serialize(test, verbatim=holders)
+    test_size = put(names.TEST_PATH, test, holders)
     manifest = write_manifest(quiz, items, test_assets)
-    files[MANIFEST] = serialize(manifest)
+    manifest_size = put(MANIFEST, manifest)
     # The manifest repeats the test's title: a text too long for one is reported once.
-    if not _refuse_long(test, len(files[names.TEST_PATH]), "the quiz", quiz.where(), refusals):
-        _refuse_long(manifest, len(files[MANIFEST]), "the quiz", quiz.where(), refusals)
+    if not _refuse_long(test, test_size, "the quiz", quiz.where(), refusals):
+        _refuse_long(manifest, manifest_size, "the quiz", quiz.where(), refusals)
     if refusals:
         raise SourceError(refusals)
     for asset in quiz.assets:

@@ -150,9 +150,17 @@ class Words:
         self.rules = lang if any(counted_key(key) for key in custom) else self.language
         self.complete = all(key in custom for key in catalog(ENGLISH) if not counted_key(key)) and self.rules == lang
         """Whether the quiz's own words leave none of the catalog's to show."""
+        self._counted: dict[tuple[str, float], str] = {}
 
     def count(self, stem: str, value: float) -> str:
-        """A counted message for `value`, in the form CLDR's plural rules pick: `2 body`."""
+        """A counted message for `value`, in the form CLDR's plural rules pick: `2 body`.
+        Each is made once per quiz: Babel's plural rule and number format cost a SCORM
+        package of 2,000 one-point questions 0.14 s when made for every question."""
+        if (stem, value) not in self._counted:
+            self._counted[stem, value] = self._count(stem, value)
+        return self._counted[stem, value]
+
+    def _count(self, stem: str, value: float) -> str:
         number = int(value) if float(value).is_integer() else Decimal(str(round(value, 2))).normalize()
         from babel.numbers import format_decimal
 

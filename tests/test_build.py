@@ -205,13 +205,14 @@ def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(t
     assert sorted(p.name for p in tmp_path.glob("*.zip")) == ["data-parallel-vi.qti.zip", "zero-id.qti.zip"]
 
 
-def test_a_build_checks_the_writers_trees_and_parses_no_file_it_built(tmp_path, monkeypatch):
+@pytest.mark.parametrize("format", ["qti", "canvas"])
+def test_a_build_checks_the_writers_trees_and_parses_no_file_it_built(tmp_path, monkeypatch, format):
     from lmsexport import validation
 
     parsed = []
     real = validation._parse
     monkeypatch.setattr(validation, "_parse", lambda content, source: parsed.append(source) or real(content, source))
-    result = _build(str(ROOT / "examples" / "all-kinds" / "quiz.txt"), "-f", "qti", "-o", str(tmp_path), "--no-lint")
+    result = _build(str(ROOT / "examples" / "all-kinds" / "quiz.txt"), "-f", format, "-o", str(tmp_path), "--no-lint")
     assert result.exit_code == 0, result.output
     assert parsed == []
 

@@ -71,7 +71,12 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     refusals = _refusals(quiz, root, placed, settings)
     if refusals:
         raise SourceError(refusals)
-    files = flavour.files(quiz, serialize(root), serialize(settings), serialize(flavour.manifest(quiz)))
+    files = {}
+    for path, tree in flavour.documents(quiz, root, settings, flavour.manifest(quiz)).items():
+        files[path] = serialize(tree)
+        if options is not None and options.on_document is not None:
+            options.on_document(path, tree, files[path])  # the build checks the tree in hand
+    files.update(flavour.images(quiz))
     return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
 
 

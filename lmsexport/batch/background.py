@@ -30,8 +30,11 @@ from ..model import Quiz
 def available() -> bool:
     """Fork is cheap and safe on Linux (macOS forks badly once libraries start threads), but
     only while this process has no other thread: one could hold a lock (an import, a model
-    being loaded, a library's own) that the child would then wait for for ever."""
-    return sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
+    being loaded, a library's own) that the child would then wait for for ever. It pays only
+    with a second core to run on: on one, the child's work comes on top of the parent's, with
+    the pages it copies."""
+    return (sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
+            and len(os.sched_getaffinity(0)) > 1)
 
 
 class ForkedCheck:

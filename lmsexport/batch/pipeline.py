@@ -389,7 +389,9 @@ class Build:
             except OSError as exc:
                 yield SourceResult(source, diagnostics=unreadable(source, exc).diagnostics), (path, None, None, "")
                 continue
-            if path not in named and not looks_like_a_quiz(path, data, self.settings.source_format):
+            # A source built last time was a quiz then: it is sniffed again only if it changed.
+            built = source in self.state.entries
+            if not built and self._no_quiz(path, data, named):
                 yield SourceResult(source, ignored=True), (path, None, None, "")
                 continue
             try:
@@ -400,6 +402,9 @@ class Build:
             print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults,
                                         "from": self.settings.source_format})
             fresh = None if self.settings.force else self.state.fresh(source, print_)
+            if fresh is None and built and self._no_quiz(path, data, named):
+                yield SourceResult(source, ignored=True), (path, None, None, "")
+                continue
             if fresh is None:
                 yield None, (path, data, defaults, print_)
                 continue
@@ -409,6 +414,10 @@ class Build:
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
                                    questions=entry.get("questions", 0), companions=companions)
             yield skipped, (path, data, defaults, print_)
+
+    def _no_quiz(self, path: Path, data: bytes, named: set[Path]) -> bool:
+        """Whether a file a folder search found is no quiz, and is left alone (named ones are built)."""
+        return path not in named and not looks_like_a_quiz(path, data, self.settings.source_format)
 
     def _replays(self, code: str) -> bool:
         """Whether an up-to-date source shows a recorded warning again: not a lint finding

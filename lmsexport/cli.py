@@ -273,8 +273,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
             else:
                 _echo_result(result, verbose)
     seconds = time.perf_counter() - started
-    if report:
-        _write_report(report, results, formats, seconds)
+    reported = _write_report(report, results, formats, seconds) if report else True
     if not quiet:
         click.echo(summary(results, seconds), err=True)
     if any(result.output_invalid for result in results):
@@ -283,7 +282,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
             sys.exit(EXIT_INVALID_OUTPUT)
     if watch:
         _rebuild_on_change(settings, list(paths), report)
-    elif any(result.failed for result in results):
+    elif not reported or any(result.failed for result in results):
         sys.exit(1)
 
 
@@ -296,11 +295,24 @@ def _echo_invalid_written() -> None:
     click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it", err=True)
 
 
-def _write_report(report: Path, results, formats, seconds: float) -> None:
-    from .batch.report import to_json
+def _save(path: Path, content: bytes) -> bool:
+    """Write a file the command line named (a report, an answer key, a conversion): one that
+    cannot be written (a folder in the way, no permission, a full disk) is one line and exit
+    status 1, as a package that cannot be written is, not an internal error."""
     from .package import write_atomic
 
-    write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+    try:
+        write_atomic(path, content)
+    except OSError as exc:
+        click.echo(f"lmsexport: cannot write {source_name(path)}: {exc.strerror or exc}", err=True)
+        return False
+    return True
+
+
+def _write_report(report: Path, results, formats, seconds: float) -> bool:
+    from .batch.report import to_json
+
+    return _save(report, to_json(results, formats, seconds).encode("utf-8"))
 
 
 def _echo_rebuild(result) -> None:
@@ -404,10 +416,14 @@ def convert(source: Path, target_format: str, source_format: str | None, output:
         click.get_binary_stream("stdout").write(package.to_bytes())
         return
     _echo_diagnostics(conversion.warnings)
+    path = target(conversion, output)
     try:
-        written = save(conversion, target(conversion, output), None if stdin else source)
+        written = save(conversion, path, None if stdin else source)
     except NotConvertible as exc:
         raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        click.echo(f"lmsexport: cannot write {source_name(path)}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
     click.echo(f"converted {conversion.source} -> {', '.join(source_name(path) for path in written)}", err=True)
 
 
@@ -514,8 +530,8 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     report = RENDERERS[format_](diagnostics)
     if output is None:
         click.echo(report, nl=False)
-    else:
-        output.write_text(report, encoding="utf-8")
+    elif not _save(output, report.encode("utf-8")):
+        sys.exit(1)
     found = counts(diagnostics)
     click.echo(
         f"{_plural(len(sources), 'source')} checked: "
@@ -580,7 +596,6 @@ def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
     PDF from the browser. A source with errors gets no key (exit status 1).
     """
     from .batch.pipeline import find_sources
-    from .package import write_atomic
     from .preview.key import answer_keys
 
     failed = False
@@ -589,7 +604,9 @@ def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
         if target is None:
             failed = True
             continue
-        write_atomic(target, page)
+        if not _save(target, page):
+            failed = True
+            continue
         click.echo(f"wrote {source_name(path)} -> {source_name(target)}")
     if failed:
         sys.exit(1)

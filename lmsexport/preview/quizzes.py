@@ -9,9 +9,12 @@ limit handed to the runtime). A source that cannot be read keeps its located err
 
 `refresh()` looks again (folders are searched anew, so new files appear) and redoes only
 the sources whose bytes, defaults or images changed: a fingerprint of those, as the
-incremental build keeps (batch/state.py). It is called at start and by the watcher's
-thread while the server's threads read; each source's result is immutable and the table
-of them is replaced whole, so a page is rendered from one consistent state.
+incremental build keeps (batch/state.py).
+Files are read as a build reads them (`batch.files.read_regular`): a named pipe or a device
+in a watched folder is an error of that source, never a read that waits forever. It is
+called at start and by the watcher's thread while the server's threads read; each source's
+result is immutable and the table of them is replaced whole, so a page is rendered from one
+consistent state.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 
 from .. import formats as registry
 from ..batch import config
+from ..batch.files import ASSET_LIMIT, SOURCE_LIMIT, read_regular
 from ..batch.pipeline import find_sources, read_source
 from ..batch.state import content_hash, fingerprint
 from ..diagnostics import Diagnostic, Log, SourceError, SourceSpan
@@ -197,9 +201,9 @@ class Quizzes:
         """The source's bytes, its defaults (or why its lmsexport.toml is wrong), and their
         fingerprint with the images the source read last time."""
         try:
-            data = path.read_bytes()
+            data = read_regular(path, SOURCE_LIMIT)
         except OSError:
-            data = None
+            data = None  # read_source reads it again, and says why it cannot
         try:
             defaults: dict | SourceError = config.nearest(path.parent.resolve()).defaults
         except SourceError as exc:
@@ -207,7 +211,7 @@ class Quizzes:
         inputs = {}
         for name in old.inputs if old is not None else ():
             try:
-                inputs[name] = content_hash(Path(name).read_bytes())
+                inputs[name] = content_hash(read_regular(Path(name), ASSET_LIMIT))
             except OSError:
                 inputs[name] = ""
         return data, defaults, self._print(data, defaults, inputs)

@@ -291,6 +291,17 @@ def test_a_quiz_no_scorm_writer_could_write_still_shows_its_panels(folder, monke
     assert "ValueError: boom" in page.xpath("//section[@id='problems']")[0].text_content()
 
 
+def test_images_inside_a_source_do_not_make_it_change_at_every_look(tmp_path):
+    """A Moodle bank carries its images (base64 `<file>`s), with no file of their own beside it:
+    only what the reader loaded from the folder is compared, so an unchanged bank stays as it was."""
+    bank = Path(__file__).parent / "golden" / "readers" / "moodle" / "moodle-bank-exemple.xml"
+    (tmp_path / bank.name).write_bytes(bank.read_bytes())
+    quizzes = Quizzes([tmp_path])
+    quizzes.refresh()
+    assert quizzes.get("moodle-bank-exemple").quiz.assets
+    assert quizzes.refresh() == []
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_named_pipe_in_a_folder_is_an_error_of_its_own_not_a_read_that_waits(tmp_path):
     """A FIFO named like a source: the preview reports it (E001) instead of reading it, as a

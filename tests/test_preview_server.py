@@ -166,7 +166,7 @@ def test_a_path_leading_outside_is_refused(shared, path):
 
 
 @pytest.mark.parametrize("path", ["/good.txt", "/quiz/good/good.txt", "/quiz/good/scorm2004/imsmanifest.xml.bak",
-                                  "/static/README.md", "/quiz/nothing/", "/pyproject.toml"])
+                                  "/static/README.md", "/quiz/nothing/", "/pyproject.toml", "*", "abc", "?x"])
 def test_anything_else_is_not_found(shared, path):
     assert ask(shared, path).status == 404
 

@@ -79,8 +79,8 @@ class _Group(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
 @click.pass_context
 def main(ctx: click.Context, debug: bool) -> None:
-    """Turn quiz sources into packages an LMS imports (QTI 2.1, Moodle XML, SCORM),
-    each validated against its official schema before it is written."""
+    """Turn quiz sources into packages an LMS imports (QTI 2.1, Canvas QTI 1.2, Moodle XML,
+    SCORM), each validated against its official schema before it is written."""
     ctx.obj = {"debug": debug}
 
 
@@ -372,10 +372,10 @@ def _one_format(ctx, param, value: str) -> str:
 @main.command()
 @click.argument("source", metavar="IN", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("-t", "--to", "target_format", required=True, metavar="FORMAT", callback=_one_format,
-              help="Output format: qti, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
+              help="Output format: qti, canvas, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
 @click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
-              help="Read IN as this format (text, json, moodle, qti21) instead of by its suffix and content "
-                   "(needed for standard input that does not tell).")
+              help="Read IN as this format (lmsexport formats lists them) instead of by its suffix and "
+                   "content (needed for standard input that does not tell).")
 @click.option("-o", "--output", type=click.Path(allow_dash=True, path_type=Path),
               help="File (or folder) to write; - for standard output (text, json, moodle).  "
                    "[default: <quiz id><extension> in the current folder]")
@@ -434,9 +434,9 @@ def convert(source: Path, target_format: str, source_format: str | None, output:
 def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     """Check packages and files against the official schemas.
 
-    Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
-    and lmsexport model JSON, written by lmsexport or by any other tool; folders
-    are searched for .zip, .xml and .json files.
+    Takes QTI 2.1, Canvas QTI 1.2 and SCORM packages (.zip), QTI 2.1 and QTI 1.2 XML,
+    IMS manifests, Moodle XML and lmsexport model JSON, written by lmsexport or by any
+    other tool; folders are searched for .zip, .xml and .json files.
     """
     import os
 

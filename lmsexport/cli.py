@@ -217,8 +217,6 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     source (or an image or lmsexport.toml it uses) changes, what changed is built
     again, errors included, until Ctrl-C (exit status 0).
     """
-    import os
-
     from .ids import ID_LIMIT
     from .model import is_identifier
     from .batch.builds import builder
@@ -438,8 +436,6 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     IMS manifests, Moodle XML and lmsexport model JSON, written by lmsexport or by any
     other tool; folders are searched for .zip, .xml and .json files.
     """
-    import os
-
     from .batch.pipeline import validate_paths
 
     failed = 0
@@ -505,8 +501,6 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     the others are still checked.
     Exit status 1 when there are errors (with --strict, warnings too).
     """
-    import os
-
     from .rules.runner import check
     from .rules.report import RENDERERS, counts
     from .batch.pipeline import read_paths

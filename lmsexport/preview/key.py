@@ -23,8 +23,9 @@ from .._version import __version__
 from ..diagnostics import Diagnostic, SourceSpan
 from ..markup import sanitize
 from ..model import Pool, Quiz, ShortAnswer, Text
+from ..text import direction
 from ..xml import html_fragment, number
-from .pages import messages, render as render_page, text_direction
+from .pages import messages, render as render_page
 from .quizzes import read_quiz
 
 SUFFIX = ".key.html"
@@ -100,7 +101,7 @@ def render(quiz: Quiz) -> str:
         "key.html.jinja",
         quiz=quiz,
         lang=lang,
-        dir=text_direction(lang),
+        dir=direction(lang),
         m=words,
         texts=_Texts(quiz),
         numbers=_numbers(quiz),
@@ -109,7 +110,7 @@ def render(quiz: Quiz) -> str:
         attempt_questions=_attempt_questions(quiz),
         points=lambda value: _points(value, words),
         number=number,
-        direction=text_direction,
+        direction=direction,
         other_lang=lambda question: question.lang if question.lang and question.lang != quiz.lang else None,
         wildcards=_wildcards,
         version=__version__,

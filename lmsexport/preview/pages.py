@@ -13,23 +13,7 @@ import functools
 import json
 from importlib import resources
 
-RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
-"""Primary language subtags written right to left (unless a script subtag says otherwise)."""
-_RTL_SCRIPTS = frozenset({"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"})
-
-
-def text_direction(lang: str | None) -> str:
-    """`rtl` or `ltr` for a BCP 47 tag; a script subtag (`-Arab`, `-Latn`) wins over the language.
-
-    The SCORM player and the Moodle writer answer the same question in their own
-    modules; DESIGN.md plans one shared answer (`text.py`), which this should become."""
-    if not lang:
-        return "ltr"
-    subtags = lang.lower().split("-")
-    for subtag in subtags[1:]:
-        if len(subtag) == 4 and subtag.isalpha():
-            return "rtl" if subtag in _RTL_SCRIPTS else "ltr"
-    return "rtl" if subtags[0] in RTL_LANGUAGES else "ltr"
+from ..text import direction
 
 
 @functools.cache
@@ -102,7 +86,7 @@ def diagnostic_view(diagnostic) -> dict:
 def index_page(shown: list, trouble: str | None) -> bytes:
     """The list of quizzes: title (in its language), source, state, links."""
     entries = [{"slug": item.slug, "source": item.source.as_posix(), "quiz": item.quiz, "errors": len(item.errors),
-                "warnings": item.warnings, "dir": text_direction(item.quiz.lang) if item.quiz else "ltr"}
+                "warnings": item.warnings, "dir": direction(item.quiz.lang) if item.quiz else "ltr"}
                for item in shown]
     return render("index.html.jinja", entries=entries, trouble=trouble).encode("utf-8")
 

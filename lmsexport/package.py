@@ -16,6 +16,7 @@ schema or its LMS's importer.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import tempfile
@@ -157,7 +158,10 @@ def zip_bytes(files: dict[str, bytes], timestamp: tuple[int, ...] = _ZIP_EPOCH) 
 
 def write_atomic(path: Path, content: bytes) -> None:
     """Write `content` to `path` so that readers see the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where a folder of the path should be: say so, not "File exists"
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from None
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:

@@ -106,7 +106,7 @@ def check_attempts(count: float) -> int:
 
 
 def attempts(value: str) -> int:
-    if not value.isdigit():
+    if not value.isdecimal():  # isdigit() takes "²", which int() refuses
         raise ValueError(_ATTEMPTS_HINT)
     return check_attempts(int(value))
 
@@ -114,7 +114,7 @@ def attempts(value: str) -> int:
 def time_limit(value: str) -> int:
     """`30 min`, `1 h 30 min`, `90 s`, or a bare number of minutes; in seconds."""
     value = value.strip().lower()
-    if value.isdigit():
+    if value.isdecimal():
         seconds = int(value) * 60
     else:
         match = _DURATION.match(value)

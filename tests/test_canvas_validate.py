@@ -186,3 +186,14 @@ def test_the_command_line_says_where(tmp_path: Path):
     assert f"{path.as_posix()}!all-kinds/assessment_meta.xml:6: error: <shuffle_answers> is 'yes'" in result.output
     with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as archive:
         assert archive.namelist()[0] == MANIFEST
+
+
+def test_validate_searches_a_folder_for_canvas_course_exports_and_assessments_too(tmp_path):
+    """A folder search finds `.imscc` course exports and `.xml.qti` assessments, as named files are."""
+    files = _package()
+    (tmp_path / "course.imscc").write_bytes(zip_bytes(files, (1980, 1, 1, 0, 0, 0)))
+    assessment = next(path for path in files if path.endswith(".xml") and path != MANIFEST and "meta" not in path)
+    (tmp_path / "quiz.xml.qti").write_bytes(files[assessment])
+    result = CliRunner().invoke(main, ["validate", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "course.imscc" in result.output and "quiz.xml.qti" in result.output

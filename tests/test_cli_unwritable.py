@@ -51,3 +51,4 @@ def test_a_file_that_cannot_be_written_is_reported_with_status_1(setting, comman
     assert "internal error" not in result.output
     assert "lmsexport: cannot write " in result.output
     assert written in result.output
+    assert "Not a directory" in result.output and "File exists" not in result.output

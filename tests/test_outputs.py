@@ -94,3 +94,14 @@ def test_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path):
     assert "q.txt:6:9: error: image 'img.png' cannot be read: it is a named pipe (FIFO)" in result.stderr
     validated = CliRunner().invoke(main, ["validate", str(fifo)])
     assert validated.exit_code == 1 and "it is a named pipe (FIFO)" in validated.output
+
+
+def test_lint_of_a_folder_with_a_fifo_refuses_it_and_lints_the_rest(tmp_path):
+    folder = tmp_path / "course"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.txt")
+    (folder / "quiz.txt").write_text("Quiz\n\n1. Which?\n   *• right\n   • wrong\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "lmsexport", "lint", str(folder)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1
+    assert "pipe.txt: error: cannot read the file: it is a named pipe (FIFO)" in done.stderr + done.stdout

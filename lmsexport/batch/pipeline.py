@@ -133,9 +133,9 @@ def read_paths(paths: list[Path], jobs: int = 1, ignored: Callable[[Path], None]
     named, sources, contents = named_files(paths), [], []
     for path in find_sources(paths):
         try:
-            data = path.read_bytes()
+            data = read_regular(path, SOURCE_LIMIT)
         except OSError:
-            data = None  # reported by _read_one, which reads it again
+            data = None  # reported by _read_one, which reads it again (and refuses it)
         if path not in named and data is not None and not looks_like_a_quiz(path, data):
             if ignored is not None:
                 ignored(path)
@@ -151,8 +151,9 @@ def read_paths(paths: list[Path], jobs: int = 1, ignored: Callable[[Path], None]
 
 
 def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, list[Diagnostic]]]:
-    """Validate packages and XML/JSON files (folders searched), in parallel, in path order."""
-    files = find_files(paths, (".zip", ".xml", ".json"))
+    """Validate packages and XML/JSON files (folders searched: Canvas's `.imscc` and `.qti`
+    too), in parallel, in path order."""
+    files = find_files(paths, (".zip", ".imscc", ".xml", ".qti", ".json"))
     executor = _executor(jobs, len(files))
     if executor is None:
         yield from ((path, _validate_path(path)) for path in files)

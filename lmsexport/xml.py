@@ -86,10 +86,11 @@ def serialize(root, verbatim=frozenset()) -> bytes:
 
     Elements in `verbatim` (a set of elements: those holding a person's HTML, where space
     between two elements is the text's own) are written exactly as built. A tree with no text
-    beside other nodes anywhere (a manifest, a Canvas assessment) is indented by libxml2 as it
-    writes, which leaves the tree alone: adding the indentation to a 10,000-item manifest's
-    tree took 37 MB, as much as the tree itself."""
-    if not verbatim and not _TEXT_BESIDE_NODES(root):
+    beside other nodes anywhere, and whose `verbatim` elements hold text only (a manifest, a
+    Canvas assessment, an item whose texts are plain), is indented by libxml2 as it writes,
+    which leaves the tree alone: adding the indentation to a 10,000-item manifest's tree took
+    37 MB, as much as the tree itself."""
+    if not any(len(holder) for holder in verbatim) and not _TEXT_BESIDE_NODES(root):
         return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
     _indent(root, 0, verbatim)
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"

@@ -22,6 +22,7 @@ from . import formats as registry
 from ._version import __version__
 from .batch.files import source_name
 from .diagnostics import Severity, SourceError
+from .text import counted
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
@@ -127,10 +128,6 @@ def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
             f"no lint rule {', '.join(unknown)}; the rules are {', '.join(BY_CODE)} (see docs/lint.md)"
         )
     return codes
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class _Progress:
@@ -311,9 +308,9 @@ def _echo_rebuild(result) -> None:
         _echo_invalid_written()
     if result.failed:
         errors = sum(d.severity == Severity.ERROR for d in result.diagnostics)
-        click.echo(f"{now} failed {result.source}: {_plural(errors, 'error')}")
+        click.echo(f"{now} failed {result.source}: {counted(errors, 'error')}")
         return
-    warnings = f" ({_plural(len(result.warnings), 'warning')})" if result.warnings else ""
+    warnings = f" ({counted(len(result.warnings), 'warning')})" if result.warnings else ""
     click.echo(f"{now} rebuilt {result.source} -> {', '.join(source_name(t) for t in result.written)}{warnings}")
 
 
@@ -431,7 +428,7 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
         if findings:
             failed += 1
             _echo_diagnostics(findings)
-            click.echo(f"invalid: {source_name(path)} ({len(findings)} problem(s))")
+            click.echo(f"invalid: {source_name(path)} ({counted(len(findings), 'problem')})")
         elif not quiet:
             click.echo(f"valid: {source_name(path)}")
     if failed:
@@ -518,8 +515,8 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         output.write_text(report, encoding="utf-8")
     found = counts(diagnostics)
     click.echo(
-        f"{_plural(len(sources), 'source')} checked: "
-        f"{_plural(found['error'], 'error')}, {_plural(found['warning'], 'warning')}",
+        f"{counted(len(sources), 'source')} checked: "
+        f"{counted(found['error'], 'error')}, {counted(found['warning'], 'warning')}",
         err=True,
     )
     if found["error"] or (strict and found["warning"]):

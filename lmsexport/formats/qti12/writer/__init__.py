@@ -64,7 +64,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
             text = TextWriter(notes, question, assets, flavour)
             context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
             item = _item(quiz, context, _KINDS[question.kind](context), flavour)
-            _refuse_long(item, f"question {question.id}", quiz.where(question), refusals)
+            _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
             parent.append(item)
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)

@@ -51,7 +51,8 @@ def test_a_writer_warning_names_the_second_question_of_a_text_quiz_question_2_no
 def test_a_text_block_before_it_leaves_it_question_2_and_is_named_text_block_1():
     source = _quiz("Text: Read this first.\n\n" + SECOND)
     warnings = _warnings(source, "qti")
-    assert [w.split(":")[0] for w in warnings] == ["W810 text block 1", "W803 question 2 has checkboxes but one correct option"]
+    assert [w.split(":")[0] for w in warnings] == [
+        "W810 text block 1", "W803 question 2 has checkboxes but one correct option"]
 
 
 @pytest.mark.parametrize("before", ["", "Text: Read this first.\n\n"], ids=["alone", "after-a-text-block"])
@@ -65,7 +66,8 @@ def test_lint_and_the_writer_name_the_question_alike(tmp_path, before):
 def test_the_reader_the_writer_and_lint_count_pooled_questions_alike(tmp_path):
     """Questions in a pool are numbered on from the fixed ones before them, as the reader numbers them."""
     body = ("1. Warm up?\n   *- yes\n   - no\n\nPool: Two of these\n@draw: 1\n\n2. First?\n   *- a\n   - b\n\n"
-            "3. Second?\n   *- a\n   - b\n\nEnd pool\n\n4. Which are right?\n   @title: " + "Long " * 60 + "\n   - [x] a\n   - [ ] b\n")
+            "3. Second?\n   *- a\n   - b\n\nEnd pool\n\n4. Which are right?\n   @title: " + "Long " * 60
+            + "\n   - [x] a\n   - [ ] b\n")
     source = _quiz(body, "---\nshuffle: false\n---\n")
     quiz = lmsexport.read("labels.txt", source.encode())
     assert [quiz.label(question) for question in quiz.questions] == [f"question {n}" for n in range(1, 5)]

@@ -3,50 +3,15 @@
 Templates live in `templates/` (`*.html.jinja`, autoescaped; StrictUndefined, so a missing
 value is an error, never an empty string), as the SCORM player's do (STYLE.md, convention 6).
 Data for a page's script travels as JSON in `<script type="application/json">` (`tojson`),
-never as JavaScript built from Python strings. Interface text comes from
-`templates/messages.json`, picked for the quiz's language with English as the fallback.
+never as JavaScript built from Python strings. The answer key's words come from
+`lmsexport/interface`, as the player's do (key.py).
 """
 
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 
-RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"})
-"""Primary language subtags written right to left (unless a script subtag says otherwise)."""
-_RTL_SCRIPTS = frozenset({"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"})
-
-
-def text_direction(lang: str | None) -> str:
-    """`rtl` or `ltr` for a BCP 47 tag; a script subtag (`-Arab`, `-Latn`) wins over the language.
-
-    The SCORM player and the Moodle writer answer the same question in their own
-    modules; DESIGN.md plans one shared answer (`text.py`), which this should become."""
-    if not lang:
-        return "ltr"
-    subtags = lang.lower().split("-")
-    for subtag in subtags[1:]:
-        if len(subtag) == 4 and subtag.isalpha():
-            return "rtl" if subtag in _RTL_SCRIPTS else "ltr"
-    return "rtl" if subtags[0] in RTL_LANGUAGES else "ltr"
-
-
-@functools.cache
-def _catalog() -> dict[str, dict[str, str]]:
-    path = resources.files("lmsexport.preview") / "templates" / "messages.json"
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def messages(lang: str | None) -> dict[str, str]:
-    """Interface text for `lang` (`pt-BR` -> `pt-br`, `pt`, else English), each missing message in English."""
-    catalog = _catalog()
-    subtags = (lang or "").lower().split("-")
-    for size in range(len(subtags), 0, -1):
-        candidate = "-".join(subtags[:size])
-        if candidate in catalog:
-            return {**catalog["en"], **catalog[candidate]}
-    return dict(catalog["en"])
+from ..text import direction
 
 
 @functools.cache
@@ -102,7 +67,7 @@ def diagnostic_view(diagnostic) -> dict:
 def index_page(shown: list, trouble: str | None) -> bytes:
     """The list of quizzes: title (in its language), source, state, links."""
     entries = [{"slug": item.slug, "source": item.source.as_posix(), "quiz": item.quiz, "errors": len(item.errors),
-                "warnings": item.warnings, "dir": text_direction(item.quiz.lang) if item.quiz else "ltr"}
+                "warnings": item.warnings, "dir": direction(item.quiz.lang) if item.quiz else "ltr"}
                for item in shown]
     return render("index.html.jinja", entries=entries, trouble=trouble).encode("utf-8")
 

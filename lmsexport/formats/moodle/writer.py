@@ -141,8 +141,9 @@ class _Bank:
         todo = (f"in the quiz, add {counted(pool.draw, 'random question')} from the category "
                 f"\"{' / '.join([*path, name])}\"{worth} (Questions > Add > a random question)")
         self.log.warn("W662", f"{quiz.label(pool)} draws {pool.draw} of {counted(len(pool.questions), 'question')} "
-                      "per attempt; its questions go into a category of their own, but Moodle draws only through random questions "
-                      "in a quiz, which a question bank cannot hold", quiz.where(quiz.members(pool)[0]), todo)
+                      "per attempt; its questions go into a category of their own, but Moodle draws only through "
+                      "random questions in a quiz, which a question bank cannot hold", quiz.where(quiz.members(pool)[0]),
+                      todo)
         category = _category_switch([*path, name])
         sub(sub(category, "info", {"format": "html"}), "text",
             text=f"<p>{html.escape(todo[0].upper() + todo[1:], quote=False)}.</p>")

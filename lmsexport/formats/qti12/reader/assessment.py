@@ -141,8 +141,8 @@ class Questions:
                           f"on each attempt{each}, but a text block is among them, which a pool cannot hold, so all {count} "
                           "are read as questions of the quiz", span, "make the group again in the LMS you import into")
         elif bank is not None:
-            self.log.warn("W873", f"the question group {group.title!r} draws {counted(group.draws, 'question')} from the "
-                          f"question bank {bank!r}, which the package does not hold, so nothing is read for it", span,
+            self.log.warn("W873", f"the question group {group.title!r} draws {counted(group.draws, 'question')} from "
+                          f"the question bank {bank!r}, which the package does not hold, so nothing is read for it", span,
                           "export the course with its question banks, or add the questions to the quiz")
 
     def _item(self, document: Document, node, group: Group | None) -> None:

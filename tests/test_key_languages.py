@@ -156,3 +156,16 @@ def test_labels_end_the_way_the_language_writes_them():
     body = "   > Because.\n"
     assert _key("fr", body=body).find(".//div[@class='explanation']/span").text == "Explication\u00a0:"
     assert _key("zh", body=body).find(".//div[@class='explanation']/span").text == "解析："
+
+
+def test_a_messages_file_is_checked_against_the_key_s_words_too(tmp_path):
+    words = {"key_total": "Celkem", "key_pool_draws_one": "{title}: {draw} z {count}"}
+    (tmp_path / "words.json").write_text(json.dumps(words), encoding="utf-8")
+    source = "---\nlang: cs\nmessages: words.json\n---\nKvíz\n\n1. A?\n   *• x\n   • y\n"
+    (tmp_path / "quiz.txt").write_text(source, encoding="utf-8")
+    with pytest.raises(lmsexport.SourceError) as caught:
+        lmsexport.read(tmp_path / "quiz.txt")
+    found = {d.message: d.hint for d in caught.value.diagnostics}
+    assert found["the text of 'key_total' lacks {points}"] == (
+        "the answer key's own text has {points}: 'Total: {points}'")
+    assert "key_pool_draws is given in 1 of the 4 plural forms of Czech (cs)" in found

@@ -91,3 +91,15 @@ def test_every_writer_names_questions_by_number(format_name):
 def test_a_question_is_never_named_by_its_id():
     source = _quiz(SECOND.replace("@id: capital", "@id: q3"))  # an id another question's number would give
     assert _warnings(source, "qti")[0].startswith("W803 question 2 ")
+
+
+def test_a_gift_reader_warning_and_a_writer_warning_name_the_question_after_a_description_alike():
+    """GIFT's descriptions (a text with no answers) are text blocks: the question after one is
+    question 1 to the reader (W908, an empty answer) and to the writers (Canvas's W853)."""
+    log = lmsexport.Log()
+    source = "Read this first.\n\n::Capital:: Which city is the capital?\n{=Paris =%50%Lutetia =}\n"
+    quiz = lmsexport.read("labels.gift", source.encode(), log=log)
+    assert [f"{d.code} {d.message}".split(":")[0] for d in log.diagnostics] == ["W908 question 1"]
+    assert [quiz.label(question) for question in quiz.questions] == ["text block 1", "question 1"]
+    assert any(w.startswith("W853 question 1: ") for w in
+               (f"{w.code} {w.message}" for w in lmsexport.write(quiz, "canvas").warnings))

@@ -14,16 +14,37 @@ Errors in sources raise `SourceError`, whose `diagnostics` say file, line and wh
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .diagnostics import ConversionWarning, Diagnostic, Log, SourceError
-from .model import Quiz
 from ._version import __version__
-from .package import Package
+
+if TYPE_CHECKING:
+    from .diagnostics import ConversionWarning, Diagnostic, Log, SourceError
+    from .model import Quiz
+    from .package import Package
 
 __all__ = ["ConversionWarning", "Diagnostic", "Log", "Package", "Quiz", "SourceError", "__version__", "build",
            "convert", "read", "validate", "write"]
+
+_LAZY = {"ConversionWarning": "diagnostics", "Diagnostic": "diagnostics", "Log": "diagnostics",
+         "SourceError": "diagnostics", "Quiz": "model", "Package": "package"}
+"""The API's classes, imported when first asked for (PEP 562): every `lmsexport` command
+imports this package, and `lmsexport --version` or `--help` needs none of the model."""
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def read(path: str | Path, data: str | bytes | None = None, *, format: str | None = None,
@@ -37,6 +58,7 @@ def read(path: str | Path, data: str | bytes | None = None, *, format: str | Non
     `ConversionWarning` (Python's `warnings`), never dropped."""
     from .batch.files import source_name
     from .batch.pipeline import read_source
+    from .diagnostics import Log
     from .formats import reader, reader_for
 
     path = Path(path)
@@ -55,6 +77,8 @@ def read(path: str | Path, data: str | bytes | None = None, *, format: str | Non
 
 def _warn(caught: Log, log: Log | None) -> None:
     """Without a log of the caller's, each warning is issued as a ConversionWarning."""
+    from .diagnostics import ConversionWarning
+
     if log is None:
         for diagnostic in caught.diagnostics:
             warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=3)
@@ -79,6 +103,7 @@ def convert(path: str | Path, to: str, out: str | Path | None = None, *, data: s
     cannot carry is a warning in `log` (else a `ConversionWarning`). Raises SourceError for a bad
     source."""
     from .batch.conversion import convert_data, save, target
+    from .diagnostics import Log
 
     path = Path(path)
     caught = Log() if log is None else log
@@ -93,6 +118,7 @@ def convert(path: str | Path, to: str, out: str | Path | None = None, *, data: s
 
 def validate(package: Package | str | Path) -> list[Diagnostic]:
     """Check a package in memory, or a file on disk, against the official schemas."""
+    from .package import Package
     from .validation import validate_bytes, validate_files
 
     if isinstance(package, Package):

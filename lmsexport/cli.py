@@ -22,7 +22,6 @@ from . import formats as registry
 from ._version import __version__
 from .batch.files import source_name
 from .diagnostics import Severity, SourceError
-from .text import counted
 
 EXIT_INVALID_OUTPUT = 3
 EXIT_INTERNAL = 4
@@ -80,8 +79,8 @@ class _Group(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
 @click.pass_context
 def main(ctx: click.Context, debug: bool) -> None:
-    """Turn quiz sources into packages an LMS imports (QTI 2.1, Moodle XML, SCORM),
-    each validated against its official schema before it is written."""
+    """Turn quiz sources into packages an LMS imports (QTI 2.1, Canvas QTI 1.2, Moodle XML,
+    SCORM), each validated against its official schema before it is written."""
     ctx.obj = {"debug": debug}
 
 
@@ -214,8 +213,6 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
     source (or an image or lmsexport.toml it uses) changes, what changed is built
     again, errors included, until Ctrl-C (exit status 0).
     """
-    import os
-
     from .ids import ID_LIMIT
     from .model import is_identifier
     from .batch.builds import builder
@@ -270,8 +267,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
             else:
                 _echo_result(result, verbose)
     seconds = time.perf_counter() - started
-    if report:
-        _write_report(report, results, formats, seconds)
+    reported = _write_report(report, results, formats, seconds) if report else True
     if not quiet:
         click.echo(summary(results, seconds), err=True)
     if any(result.output_invalid for result in results):
@@ -280,7 +276,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
             sys.exit(EXIT_INVALID_OUTPUT)
     if watch:
         _rebuild_on_change(settings, list(paths), report)
-    elif any(result.failed for result in results):
+    elif not reported or any(result.failed for result in results):
         sys.exit(1)
 
 
@@ -293,15 +289,30 @@ def _echo_invalid_written() -> None:
     click.echo("lmsexport: a package written above fails its own schema; this is a bug, please report it", err=True)
 
 
-def _write_report(report: Path, results, formats, seconds: float) -> None:
-    from .batch.report import to_json
+def _save(path: Path, content: bytes) -> bool:
+    """Write a file the command line named (a report, an answer key, a conversion): one that
+    cannot be written (a folder in the way, no permission, a full disk) is one line and exit
+    status 1, as a package that cannot be written is, not an internal error."""
     from .package import write_atomic
 
-    write_atomic(report, to_json(results, formats, seconds).encode("utf-8"))
+    try:
+        write_atomic(path, content)
+    except OSError as exc:
+        click.echo(f"lmsexport: cannot write {source_name(path)}: {exc.strerror or exc}", err=True)
+        return False
+    return True
+
+
+def _write_report(report: Path, results, formats, seconds: float) -> bool:
+    from .batch.report import to_json
+
+    return _save(report, to_json(results, formats, seconds).encode("utf-8"))
 
 
 def _echo_rebuild(result) -> None:
     """`build --watch`: a rebuilt source's problems, then its one line (with the time of day)."""
+    from .text import counted
+
     _echo_diagnostics(result.diagnostics)
     now = time.strftime("%H:%M:%S")
     if result.output_invalid:
@@ -357,10 +368,10 @@ def _one_format(ctx, param, value: str) -> str:
 @main.command()
 @click.argument("source", metavar="IN", type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("-t", "--to", "target_format", required=True, metavar="FORMAT", callback=_one_format,
-              help="Output format: qti, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
+              help="Output format: qti, canvas, moodle, scorm12, scorm2004, json or text (see lmsexport formats).")
 @click.option("--from", "source_format", metavar="FORMAT", callback=_source_format,
-              help="Read IN as this format (text, json, moodle, qti21) instead of by its suffix and content "
-                   "(needed for standard input that does not tell).")
+              help="Read IN as this format (lmsexport formats lists them) instead of by its suffix and "
+                   "content (needed for standard input that does not tell).")
 @click.option("-o", "--output", type=click.Path(allow_dash=True, path_type=Path),
               help="File (or folder) to write; - for standard output (text, json, moodle).  "
                    "[default: <quiz id><extension> in the current folder]")
@@ -401,10 +412,14 @@ def convert(source: Path, target_format: str, source_format: str | None, output:
         click.get_binary_stream("stdout").write(package.to_bytes())
         return
     _echo_diagnostics(conversion.warnings)
+    path = target(conversion, output)
     try:
-        written = save(conversion, target(conversion, output), None if stdin else source)
+        written = save(conversion, path, None if stdin else source)
     except NotConvertible as exc:
         raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        click.echo(f"lmsexport: cannot write {source_name(path)}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
     click.echo(f"converted {conversion.source} -> {', '.join(source_name(path) for path in written)}", err=True)
 
 
@@ -415,13 +430,12 @@ def convert(source: Path, target_format: str, source_format: str | None, output:
 def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     """Check packages and files against the official schemas.
 
-    Takes QTI 2.1 and SCORM packages (.zip), QTI 2.1 XML, IMS manifests, Moodle XML
-    and lmsexport model JSON, written by lmsexport or by any other tool; folders
-    are searched for .zip, .xml and .json files.
+    Takes QTI 2.1, Canvas QTI 1.2 and SCORM packages (.zip), QTI 2.1 and QTI 1.2 XML,
+    IMS manifests, Moodle XML and lmsexport model JSON, written by lmsexport or by any
+    other tool; folders are searched for .zip, .xml and .json files.
     """
-    import os
-
     from .batch.pipeline import validate_paths
+    from .text import counted
 
     failed = 0
     for path, findings in validate_paths(list(paths), jobs or os.cpu_count() or 1):
@@ -486,11 +500,10 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     the others are still checked.
     Exit status 1 when there are errors (with --strict, warnings too).
     """
-    import os
-
     from .rules.runner import check
     from .rules.report import RENDERERS, counts
     from .batch.pipeline import read_paths
+    from .text import counted
 
     quizzes, names, diagnostics, sources = [], [], [], []
     def ignored(path: Path) -> None:
@@ -511,8 +524,8 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     report = RENDERERS[format_](diagnostics)
     if output is None:
         click.echo(report, nl=False)
-    else:
-        output.write_text(report, encoding="utf-8")
+    elif not _save(output, report.encode("utf-8")):
+        sys.exit(1)
     found = counts(diagnostics)
     click.echo(
         f"{counted(len(sources), 'source')} checked: "
@@ -577,7 +590,6 @@ def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
     PDF from the browser. A source with errors gets no key (exit status 1).
     """
     from .batch.pipeline import find_sources
-    from .package import write_atomic
     from .preview.key import answer_keys
 
     failed = False
@@ -586,7 +598,9 @@ def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
         if target is None:
             failed = True
             continue
-        write_atomic(target, page)
+        if not _save(target, page):
+            failed = True
+            continue
         click.echo(f"wrote {source_name(path)} -> {source_name(target)}")
     if failed:
         sys.exit(1)

@@ -24,6 +24,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 MANIFEST = "imsmanifest.xml"
@@ -68,6 +69,10 @@ class WriteOptions:
     built_with: frozenset[str] = frozenset()
     """The other `--format`s the same build writes. A writer leaves out the advice to build one
     of them (QTI 2.1's "for Canvas, build --format canvas") when the build already does."""
+    on_document: Callable[[str, object, bytes], None] | None = field(default=None, compare=False)
+    """Told of each XML file as the writer finishes it (its path, lxml tree and bytes), so that a
+    build checks the tree in hand instead of parsing the bytes again (validation.TreeChecks).
+    A writer that does not call it loses nothing: its files are parsed and checked."""
 
 
 @dataclass(frozen=True)

@@ -93,11 +93,9 @@ def shorten(text: str, limit: int) -> str:
         return text
     import regex
 
-    end = 0
-    for cluster in regex.finditer(r"\X", text):
-        if cluster.end() > limit - 1:
-            break
-        end = cluster.end()
+    # The clusters of the first `limit` characters: all but the last end by `limit - 1`, and
+    # the last, cut or not, starts on a true boundary (one depends on the text before it only).
+    end = limit - len(regex.findall(r"\X", text, endpos=limit)[-1])
     cut = text[:end]
     space = cut.rfind(" ")
     if space > limit // 2:

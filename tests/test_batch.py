@@ -79,6 +79,23 @@ def test_a_changed_source_or_format_or_damaged_output_is_rebuilt(course, tmp_pat
     assert "Question 22?" in (out / "quiz2.json").read_text(encoding="utf-8")
 
 
+def test_an_output_is_read_again_only_when_its_size_or_time_changed(course, tmp_path):
+    """Freshness trusts a package's recorded size and time; a package edited in place with
+    the same size (its time changes) is hashed and rebuilt, one only touched is kept."""
+    import os
+
+    out = tmp_path / "out"
+    assert _run("build", str(course), "-f", "json", "-o", str(out)).exit_code == 0
+    edited, touched = out / "quiz1.json", out / "quiz2.json"
+    original = edited.read_bytes()
+    edited.write_bytes(original.replace(b"quiz1", b"quizX"))
+    stamp = touched.stat()
+    os.utime(touched, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
+    result = _run("build", str(course), "-f", "json", "-o", str(out))
+    assert "1 built, 4 up to date" in result.stderr
+    assert edited.read_bytes() == original
+
+
 def test_force_rebuilds_everything(course, tmp_path):
     out = tmp_path / "out"
     assert _run("build", str(course), "-f", "json", "-o", str(out)).exit_code == 0

@@ -112,9 +112,20 @@ def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_pat
 
 
 def test_version_does_not_import_heavy_modules():
-    code = "import sys; from lmsexport.cli import main; print(sorted(m for m in ('lxml', 'jinja2', 'xmlschema') if m in sys.modules))"
+    heavy = ('lxml', 'jinja2', 'xmlschema', 'lmsexport.model')
+    code = f"import sys; from lmsexport.cli import main; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_api_classes_load_when_first_asked_for():
+    code = ("import sys, lmsexport; before = 'lmsexport.model' in sys.modules; "
+            "from lmsexport import Quiz, Package, SourceError, Log, Diagnostic, ConversionWarning; "
+            "print(before, Quiz.__module__, Package.__module__, 'Quiz' in dir(lmsexport))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "lmsexport.model.quiz", "lmsexport.package", "True"], out.stderr
+    missing = subprocess.run([sys.executable, "-c", "import lmsexport; lmsexport.nothing"], capture_output=True, text=True)
+    assert "has no attribute 'nothing'" in missing.stderr
 
 
 def test_unexpected_error_is_one_line_with_a_debug_hint(tmp_path, monkeypatch):
@@ -183,7 +194,7 @@ def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(t
 
     real = pipeline.validate_files
 
-    def picky(files, *, source):
+    def picky(files, *, source, **checks):
         return [finding("V103", source, "simulated schema error", 1)] if "fsdp-yo" in source else real(files, source=source)
 
     monkeypatch.setattr(pipeline, "validate_files", picky)
@@ -192,6 +203,40 @@ def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(t
     assert "fsdp-yo.qti.zip:1: error: simulated schema error [V103]" in result.stderr
     assert "fails its own schema; this is a bug" in result.stderr
     assert sorted(p.name for p in tmp_path.glob("*.zip")) == ["data-parallel-vi.qti.zip", "zero-id.qti.zip"]
+
+
+@pytest.mark.parametrize("format", ["qti", "canvas"])
+def test_a_build_checks_the_writers_trees_and_parses_no_file_it_built(tmp_path, monkeypatch, format):
+    from lmsexport import validation
+
+    parsed = []
+    real = validation._parse
+    monkeypatch.setattr(validation, "_parse", lambda content, source: parsed.append(source) or real(content, source))
+    result = _build(str(ROOT / "examples" / "all-kinds" / "quiz.txt"), "-f", format, "-o", str(tmp_path), "--no-lint")
+    assert result.exit_code == 0, result.output
+    assert parsed == []
+
+
+def test_a_writer_tree_failing_its_schema_is_reported_at_its_line_from_the_bytes(tmp_path, monkeypatch):
+    """A writer bug (simulated: an attribute QTI 2.1 does not allow on every item) is found on
+    the tree, and the package is validated again from its bytes so the finding has its line."""
+    from lmsexport.formats.qti21 import writer
+    from lmsexport.xml import qn
+
+    real = writer.serialize
+
+    def broken(root, verbatim=frozenset()):
+        if root.tag == qn("qti:assessmentItem"):
+            root.find(qn("qti:itemBody")).set("bogus", "1")
+        return real(root, verbatim)
+
+    monkeypatch.setattr(writer, "serialize", broken)
+    result = _build(str(ROOT / "quizzes" / "fsdp-yo.txt"), "-f", "qti", "-o", str(tmp_path), "--no-lint")
+    assert result.exit_code == 3, result.output
+    assert "fsdp-yo.qti.zip!items/" in result.stderr and "bogus" in result.stderr
+    lines = [line for line in result.stderr.splitlines() if "bogus" in line]
+    assert lines and all(".xml:0:" not in line and ".xml: " not in line for line in lines), lines
+    assert not list(tmp_path.glob("*.zip"))
 
 
 def test_qti_advice_to_build_for_canvas_is_left_out_when_the_build_writes_canvas(tmp_path):

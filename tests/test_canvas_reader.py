@@ -269,3 +269,19 @@ def test_a_course_export_without_canvas_s_own_qti_reads_the_common_cartridge_pro
     quiz, _ = _read(zip_bytes(course), "course.imscc")
     assert [(q.id, q.kind, q.title) for q in quiz.questions] == [("iq1", "multiple_choice", "Wavelength")]
     assert quiz.title == "Week 3: waves" and quiz.settings.time_limit == 1200
+
+
+@pytest.mark.parametrize("value", ["²", "①"])
+def test_attempts_of_a_digit_that_is_no_number_are_warned_not_a_crash(value):
+    package = _package()
+    (meta,) = [name for name in package if name.endswith("assessment_meta.xml")]
+    root = etree.fromstring(package[meta])
+    node = root.find("{http://canvas.instructure.com/xsd/cccv1p0}allowed_attempts")
+    if node is None:
+        node = etree.SubElement(root, "{http://canvas.instructure.com/xsd/cccv1p0}allowed_attempts")
+    node.text = value
+    package[meta] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+    log = lmsexport.Log()
+    quiz = lmsexport.read("export.zip", zip_bytes(package), log=log)
+    assert quiz.settings.attempts is None
+    assert any(d.code == "W876" and repr(value) in d.message for d in log.diagnostics)

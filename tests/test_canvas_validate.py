@@ -120,6 +120,9 @@ def test_an_assessment_the_schema_refuses():
     ("scoring_policy", "keep_best", "Canvas knows 'keep_highest', 'keep_latest', 'keep_average'"),
     ("points_possible", "-1", "a number of 0 or more"),
     ("time_limit", "1.5", "minutes, 1 or more"),
+    ("allowed_attempts", "²", "a number of attempts of 1 or more, or -1 for no limit"),
+    ("allowed_attempts", "--5", "a number of attempts of 1 or more, or -1 for no limit"),
+    ("time_limit", "²", "minutes, 1 or more"),
 ])
 def test_quiz_settings_out_of_range(field, value, problem):
     def change(root):

@@ -43,6 +43,17 @@ def test_files_that_are_no_quiz_sniff_below_the_line(name):
     assert registry.detect(name, NOT_QUIZZES[name].encode())[1] < registry.SNIFF_QUIZ
 
 
+def test_a_quiz_built_before_and_now_no_quiz_is_skipped_and_one_unchanged_is_up_to_date(folder, tmp_path):
+    """A source built last time is not sniffed while it is unchanged, and is again once it changes."""
+    out = tmp_path / "out"
+    assert _run("build", str(folder), "-f", "json", "-o", str(out)).exit_code == 0
+    (folder / "quiz2.txt").write_text(NOT_QUIZZES["notes.txt"], encoding="utf-8")
+    again = _run("build", str(folder), "-f", "json", "-o", str(out))
+    assert again.exit_code == 0, again.output
+    assert f"skipped {(folder / 'quiz2.txt').as_posix()}: not a quiz" in again.stdout
+    assert "0 built, 1 up to date, 6 not quizzes" in again.stderr
+
+
 @pytest.mark.parametrize("name", sorted(QUIZZES_WITH_MISTAKES))
 def test_quizzes_with_mistakes_sniff_above_it(name):
     assert registry.detect(name, QUIZZES_WITH_MISTAKES[name].encode())[1] >= registry.SNIFF_QUIZ

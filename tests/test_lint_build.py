@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT
@@ -69,6 +72,24 @@ def test_a_single_source_linted_in_a_child_process_gives_the_same_findings(tmp_p
     assert forked.returncode == in_process.exit_code == 0
     findings = [line for line in forked.stderr.splitlines() if "[L0" in line]
     assert findings and findings == [line for line in in_process.stderr.splitlines() if "[L0" in line]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+def test_on_one_core_a_build_lints_in_process_with_the_same_findings(tmp_path):
+    """Forking the lint pays only with a second core to run it on (background.available)."""
+    import subprocess
+    import sys
+
+    source = str(ROOT / "quizzes" / "fsdp-yo.txt")
+    one_core = {"preexec_fn": lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})}
+    probe = subprocess.run([sys.executable, "-c", "from lmsexport.batch import background; print(background.available())"],
+                           capture_output=True, text=True, **one_core)
+    assert probe.stdout.strip() == "False"
+    runs = [subprocess.run([sys.executable, "-m", "lmsexport", "build", source, "-f", "json", "-o", str(tmp_path / name)],
+                           capture_output=True, text=True, **options) for name, options in (("a", one_core), ("b", {}))]
+    assert [run.returncode for run in runs] == [0, 0]
+    findings = [[line for line in run.stderr.splitlines() if "[L0" in line] for run in runs]
+    assert findings[0] and findings[0] == findings[1]
 
 
 def test_skipped_sources_do_not_show_findings_switched_off_now(tmp_path):

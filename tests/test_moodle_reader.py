@@ -423,6 +423,15 @@ def test_a_file_no_text_links_to_is_not_an_asset():
     assert quiz.assets == () and quiz.questions[0].prompt == Text("no image")
 
 
+def test_an_image_whose_base64_holds_characters_beyond_ascii_is_refused_at_its_file():
+    document = "<quiz>{}</quiz>".format(_with_file("a.png", "&lt;img src=&quot;@@PLUGINFILE@@/a.png&quot;&gt;", b"")
+                                        .replace("</file>", "iVBOR²w0KGgo=</file>"))
+    with pytest.raises(SourceError) as caught:
+        lmsexport.read("damaged.xml", document, format="moodle")
+    assert [(d.code, d.message) for d in caught.value.diagnostics] == [
+        ("E610", "the image 'a.png' cannot be carried: its base64 data is damaged")]
+
+
 EVIL_FILE = r"""<?xml version="1.0" encoding="UTF-8"?>
 <quiz>
   <question type="essay">

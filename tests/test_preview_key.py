@@ -161,6 +161,14 @@ def test_language_and_direction_follow_the_quiz_and_each_question():
         (None, "en", "ltr")
 
 
+@pytest.mark.parametrize("lang", ["syr", "nqo", "rhg", "pa-PK", "az-Arab"])
+def test_a_right_to_left_language_is_told_as_every_writer_tells_it(lang):
+    """The key's direction is text.direction's (Unicode and CLDR), the one answer the writers
+    give, not a list of its own: Syriac, N'Ko, Rohingya and Punjabi in Pakistan run right to left."""
+    page = html.fromstring(render(_quiz(lang, _choice("q1", Text("?")), _choice("q2", Text("What?"), lang="en"))))
+    assert (page.get("dir"), section(page, "q2").get("dir")) == ("rtl", "ltr")
+
+
 def test_a_yoruba_quiz_gets_a_key_wholly_in_yoruba():
     page = html.fromstring(render(lmsexport.read(ROOT / "quizzes" / "fsdp-yo.txt")))
     assert (page.get("lang"), page.get("dir")) == ("yo", "ltr")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import http.client
 import json
+import os
 import re
 import socket
 import threading
@@ -165,7 +166,7 @@ def test_a_path_leading_outside_is_refused(shared, path):
 
 
 @pytest.mark.parametrize("path", ["/good.txt", "/quiz/good/good.txt", "/quiz/good/scorm2004/imsmanifest.xml.bak",
-                                  "/static/README.md", "/quiz/nothing/", "/pyproject.toml"])
+                                  "/static/README.md", "/quiz/nothing/", "/pyproject.toml", "*", "abc", "?x"])
 def test_anything_else_is_not_found(shared, path):
     assert ask(shared, path).status == 404
 
@@ -288,3 +289,43 @@ def test_a_quiz_no_scorm_writer_could_write_still_shows_its_panels(folder, monke
     page = html.fromstring(pages.quiz_page(shown, ""))
     assert page.xpath("//iframe") == [] and page.xpath("//section[@id='lms']") == []
     assert "ValueError: boom" in page.xpath("//section[@id='problems']")[0].text_content()
+
+
+def test_images_inside_a_source_do_not_make_it_change_at_every_look(tmp_path):
+    """A Moodle bank carries its images (base64 `<file>`s), with no file of their own beside it:
+    only what the reader loaded from the folder is compared, so an unchanged bank stays as it was."""
+    bank = Path(__file__).parent / "golden" / "readers" / "moodle" / "moodle-bank-exemple.xml"
+    (tmp_path / bank.name).write_bytes(bank.read_bytes())
+    quizzes = Quizzes([tmp_path])
+    quizzes.refresh()
+    assert quizzes.get("moodle-bank-exemple").quiz.assets
+    assert quizzes.refresh() == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_in_a_folder_is_an_error_of_its_own_not_a_read_that_waits(tmp_path):
+    """A FIFO named like a source: the preview reports it (E001) instead of reading it, as a
+    build does. A writer stands by, so a preview that did read it would get a quiz, not hang."""
+    pipe = tmp_path / "pipe.txt"
+    os.mkfifo(pipe)
+
+    def write() -> None:
+        try:
+            with open(pipe, "w", encoding="utf-8") as out:
+                out.write(GOOD)
+        except OSError:
+            pass  # the preview opened the pipe and closed it without reading
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        quizzes = Quizzes([tmp_path])
+        quizzes.refresh()
+        shown = quizzes.get("pipe")
+        assert shown.quiz is None
+        assert [error.code for error in shown.errors] == ["E001"]
+        assert "named pipe" in shown.errors[0].message
+    finally:
+        release = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # a writer still waiting for a reader goes on
+        writer.join()
+        os.close(release)

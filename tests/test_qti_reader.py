@@ -5,6 +5,7 @@ Round trips of lmsexport's own packages are in test_qti.py.
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,16 @@ def test_what_other_tools_wrote_comes_back_through_our_writer(source):
     quiz = lmsexport.read(source, log=lmsexport.Log())
     back = lmsexport.read("back.qti.zip", lmsexport.write(quiz, 'qti').to_bytes(), format='qti21', log=lmsexport.Log())
     assert back == quiz
+
+
+@pytest.mark.parametrize("value", ["²", "two"])
+def test_a_selection_that_is_no_number_draws_one_with_a_warning(value):
+    """`select` is an xs:int; a file that says otherwise (², which str.isdigit() takes) is read, warned."""
+    golden = zipfile.ZipFile(ROOT / "tests" / "golden" / "readers" / "qti21" / "selection.zip")
+    files = {name: golden.read(name) for name in golden.namelist()}
+    files["test.xml"] = files["test.xml"].replace(b'select="2"', f'select="{value}"'.encode(), 1)
+    log = lmsexport.Log()
+    quiz = lmsexport.read("selection.zip", zip_bytes(files), log=log)
+    assert quiz.pools[0].draw == 1
+    assert any(d.code == "W885" and f"draws {value!r} items, which is no whole number" in d.message
+               for d in log.diagnostics)

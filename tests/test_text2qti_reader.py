@@ -118,3 +118,10 @@ def test_bytes_that_are_not_utf8_are_located():
     with pytest.raises(SourceError) as caught:
         _read(codecs.BOM_UTF8 + "1.  Caf\xe9?\n*a) oui\nb)  non\n".encode("latin-1"))
     assert [(d.code, d.span.line) for d in caught.value.diagnostics] == [("E101", 1)]
+
+
+@pytest.mark.parametrize("value", ["²", "①"])
+def test_group_pick_of_a_digit_that_is_no_number(value):
+    """A character str.isdigit() calls a digit and int() refuses is an error, not a crash."""
+    errors = _errors(f"GROUP\npick: {value}\n\n1.  Which?\n*a) one\nb)  two\n\nEND_GROUP\n")
+    assert f"'pick:' must be a whole number above 0, not '{value}' [E962]" in errors

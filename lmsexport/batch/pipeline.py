@@ -30,7 +30,7 @@ from ..model import Quiz
 from ..package import Zipping, write_atomic
 from .sources import find_files, find_sources, looks_like_a_quiz, named_files
 from .state import BuildState, content_hash, fingerprint
-from ..validation import validate_files
+from ..validation import TreeChecks, validate_files
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -211,12 +211,16 @@ def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, gro
     return folder / f"{quiz.id}{extension}"
 
 
-def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> SourceResult:
-    """Read, write and validate one source, in memory (runs in a worker process)."""
+def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
+         on_read: Callable[[Quiz], None] | None = None) -> SourceResult:
+    """Read, write and validate one source, in memory (runs in a worker process); `on_read`
+    is given the quiz once it is read, before it is written."""
     started = time.perf_counter()
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
     result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format, loaded)
+    if result.quiz is not None and on_read is not None:
+        on_read(result.quiz)
     if result.quiz is not None:
         result.questions = len(result.quiz.questions)
         result.inputs = {f"{text_name(path.parent)}/{relative}": content_hash(content)
@@ -224,7 +228,8 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
         grouped = len(settings.formats) > 1
         for name in settings.formats:
             module, options = registry.writer(name)
-            options = replace(options, built_with=frozenset(settings.formats) - {name})
+            checked = TreeChecks()
+            options = replace(options, built_with=frozenset(settings.formats) - {name}, on_document=checked.take)
             try:
                 package = module.write(result.quiz, options)
             except SourceError as exc:  # the quiz is more than the format holds: the source fails
@@ -233,7 +238,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
             zipping = Zipping(package)
-            findings = validate_files(package.files, source=source_name(target))
+            findings = validate_files(package.files, source=source_name(target), checked=checked)
             data = zipping.result()
             if findings:
                 result.diagnostics += findings
@@ -243,7 +248,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings) -> So
             for relative, content in package.companions.items():
                 result.outputs[target.parent / relative] = content
                 result.companions[target.parent / relative] = content_hash(content)
-            del package, zipping  # its files and warnings are taken: free them before the next format
+            del package, zipping, checked  # its files and warnings are taken: free them before the next format
             return_freed_memory()
         if result.failed:
             result.outputs, result.companions = {}, {}
@@ -368,10 +373,12 @@ class Build:
         return forked.findings()
 
     def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
-        """`make`, with the source read and linted meanwhile in a child process (background.py)."""
-        read = functools.partial(_read_one, path, data, defaults, self.settings.source_format)
-        self.forked = background.ForkedCheck.start(read, self.lint_ignore, source_name(path))
-        return make(path, data, defaults, self.settings)
+        """`make`, with the quiz linted in a child process forked once it is read, while this
+        one writes it (background.py)."""
+        def lint(quiz: Quiz) -> None:
+            self.forked = background.ForkedCheck.start(quiz, self.lint_ignore, source_name(path))
+
+        return make(path, data, defaults, self.settings, on_read=lint)
 
     def _plan(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
         """Per source: a final result (unreadable, no quiz, or up to date), or the work to do."""
@@ -382,7 +389,9 @@ class Build:
             except OSError as exc:
                 yield SourceResult(source, diagnostics=unreadable(source, exc).diagnostics), (path, None, None, "")
                 continue
-            if path not in named and not looks_like_a_quiz(path, data, self.settings.source_format):
+            # A source built last time was a quiz then: it is sniffed again only if it changed.
+            built = source in self.state.entries
+            if not built and self._no_quiz(path, data, named):
                 yield SourceResult(source, ignored=True), (path, None, None, "")
                 continue
             try:
@@ -393,6 +402,9 @@ class Build:
             print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults,
                                         "from": self.settings.source_format})
             fresh = None if self.settings.force else self.state.fresh(source, print_)
+            if fresh is None and built and self._no_quiz(path, data, named):
+                yield SourceResult(source, ignored=True), (path, None, None, "")
+                continue
             if fresh is None:
                 yield None, (path, data, defaults, print_)
                 continue
@@ -402,6 +414,10 @@ class Build:
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
                                    questions=entry.get("questions", 0), companions=companions)
             yield skipped, (path, data, defaults, print_)
+
+    def _no_quiz(self, path: Path, data: bytes, named: set[Path]) -> bool:
+        """Whether a file a folder search found is no quiz, and is left alone (named ones are built)."""
+        return path not in named and not looks_like_a_quiz(path, data, self.settings.source_format)
 
     def _replays(self, code: str) -> bool:
         """Whether an up-to-date source shows a recorded warning again: not a lint finding

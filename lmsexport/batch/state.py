@@ -3,9 +3,11 @@
 The state lives in `<out>/.lmsexport-state` (JSON): per source, a fingerprint of
 everything that decides its output (the source bytes, the formats and options,
 the defaults from lmsexport.toml, the lmsexport version), the hash of every other
-file it read (its images) and of each package written. A source is skipped when its
-fingerprint is unchanged and those files are all still there with the same bytes;
-anything else rebuilds it. Paths are kept as `files.text_name` spells them, so a state
+file it read (its images) and of each package written, with the package's size and
+modification time on disk. A source is skipped when its fingerprint is unchanged and
+those files are all still there with the same bytes (a package with the size and time
+recorded is not read again: hashing 500 packages was most of a no-op rebuild of 100
+quizzes); anything else rebuilds it. Paths are kept as `files.text_name` spells them, so a state
 written in one locale reads the same in another (`LC_ALL=C` or UTF-8).
 """
 
@@ -33,6 +35,15 @@ def fingerprint(source: bytes, settings: dict) -> str:
     return content_hash(recipe.encode("utf-8") + b"\x00" + source)
 
 
+def _stamp(path: Path) -> list[int] | None:
+    """A written file's size and modification time (ns), or None if it cannot be read."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return [found.st_size, found.st_mtime_ns]
+
+
 class BuildState:
     """The state file of one output folder, and what this run changes in it."""
 
@@ -57,8 +68,11 @@ class BuildState:
         if not entry or entry.get("fingerprint") != print_:
             return None
         files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
+        stamps = entry.get("stamps", {})
         for path, expected in files.items():
             try:
+                if path in stamps and _stamp(Path(disk_name(path))) == stamps[path]:
+                    continue
                 if content_hash(read_regular(Path(disk_name(path)), SOURCE_LIMIT)) != expected:
                     return None
             except OSError:
@@ -75,6 +89,7 @@ class BuildState:
             "fingerprint": print_,
             "inputs": dict(sorted(inputs.items())),
             "outputs": {text_name(path): content_hash(data) for path, data in sorted(outputs.items())},
+            "stamps": {text_name(path): stamp for path in sorted(outputs) if (stamp := _stamp(path)) is not None},
             "questions": questions,
             "warnings": [warning.as_dict() for warning in warnings],
         }

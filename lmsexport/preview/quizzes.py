@@ -9,9 +9,13 @@ limit handed to the runtime). A source that cannot be read keeps its located err
 
 `refresh()` looks again (folders are searched anew, so new files appear) and redoes only
 the sources whose bytes, defaults or images changed: a fingerprint of those, as the
-incremental build keeps (batch/state.py). It is called at start and by the watcher's
-thread while the server's threads read; each source's result is immutable and the table
-of them is replaced whole, so a page is rendered from one consistent state.
+incremental build keeps (batch/state.py); the images are the files the reader loaded, not the
+quiz's assets (a Moodle bank's images are inside it, with no file of their own to compare).
+Files are read as a build reads them (`batch.files.read_regular`): a named pipe or a device
+in a watched folder is an error of that source, never a read that waits forever. It is
+called at start and by the watcher's thread while the server's threads read; each source's
+result is immutable and the table of them is replaced whole, so a page is rendered from one
+consistent state.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 
 from .. import formats as registry
 from ..batch import config
+from ..batch.files import ASSET_LIMIT, SOURCE_LIMIT, disk_name, read_regular
 from ..batch.pipeline import find_sources, read_source
 from ..batch.state import content_hash, fingerprint
 from ..diagnostics import Diagnostic, Log, SourceError, SourceSpan
@@ -111,10 +116,12 @@ def _launch(files: dict[str, bytes], version: str) -> tuple[str, dict]:
 
 
 def read_quiz(path: Path, data: bytes | None = None, defaults: dict | None = None,
-              source_format: str | None = None) -> tuple[Quiz | None, list[Diagnostic]]:
+              source_format: str | None = None, loaded: dict[str, bytes] | None = None,
+              ) -> tuple[Quiz | None, list[Diagnostic]]:
     """Read a source as `build` does: the quiz and its reader's warnings, or None and every problem.
 
-    Without `defaults`, those of the nearest lmsexport.toml apply (its own problems are the source's)."""
+    Without `defaults`, those of the nearest lmsexport.toml apply (its own problems are the source's).
+    The files beside the source that the reader loads (its images) go into `loaded`."""
     if defaults is None:
         try:
             defaults = config.nearest(path.parent.resolve()).defaults
@@ -122,7 +129,7 @@ def read_quiz(path: Path, data: bytes | None = None, defaults: dict | None = Non
             return None, list(exc.diagnostics)
     log = Log()
     try:
-        return read_source(path, data, defaults, source_format, log), log.diagnostics
+        return read_source(path, data, defaults, source_format, log, loaded), log.diagnostics
     except SourceError as exc:
         return None, list(exc.diagnostics)
     except registry.UnknownFormat as exc:
@@ -197,9 +204,9 @@ class Quizzes:
         """The source's bytes, its defaults (or why its lmsexport.toml is wrong), and their
         fingerprint with the images the source read last time."""
         try:
-            data = path.read_bytes()
+            data = read_regular(path, SOURCE_LIMIT)
         except OSError:
-            data = None
+            data = None  # read_source reads it again, and says why it cannot
         try:
             defaults: dict | SourceError = config.nearest(path.parent.resolve()).defaults
         except SourceError as exc:
@@ -207,7 +214,7 @@ class Quizzes:
         inputs = {}
         for name in old.inputs if old is not None else ():
             try:
-                inputs[name] = content_hash(Path(name).read_bytes())
+                inputs[name] = content_hash(read_regular(Path(name), ASSET_LIMIT))
             except OSError:
                 inputs[name] = ""
         return data, defaults, self._print(data, defaults, inputs)
@@ -220,15 +227,16 @@ class Quizzes:
     def _show(self, path: Path, slug: str, data: bytes | None, defaults, print_: str) -> Shown:
         if isinstance(defaults, SourceError):
             return Shown(slug, path, print_, errors=tuple(defaults.diagnostics))
-        quiz, found = read_quiz(path, data, defaults, self.source_format)
+        loaded: dict[str, bytes] = {}
+        quiz, found = read_quiz(path, data, defaults, self.source_format, loaded)
         if quiz is None:
             return Shown(slug, path, print_, errors=tuple(found))
         from ..rules.runner import check
 
         lint = tuple(check([quiz], sources=[path.as_posix()]))
         writers, failures, players = _write_all(quiz)
-        # The images as this reading saw them: the next refresh compares their files with these.
-        inputs = {(path.parent / asset.path).as_posix(): content_hash(asset.data) for asset in quiz.assets}
+        # The files this reading loaded, as it saw them: the next refresh compares them with these.
+        inputs = {(path.parent / disk_name(name)).as_posix(): content_hash(content) for name, content in loaded.items()}
         print_ = self._print(data, defaults, inputs)
         return Shown(slug, path, print_, quiz, (), tuple(found), lint, writers, failures, players, inputs)
 

@@ -108,6 +108,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _route(self, parts: list[str], query: dict) -> tuple[str, bytes, str | None] | None:
         """What an address shows: (media type, body, content security policy), or None."""
         quizzes = self.server.quizzes
+        if not parts:
+            return None  # a request target that is no path (`*`, `abc`, `?x`)
         if parts == [""]:
             return pages.HTML, pages.index_page(quizzes.all(), self.server.trouble), pages.PAGE_POLICY
         if parts[0] == "static" and "/".join(parts[1:]) in assets.MEDIA_TYPES:

@@ -1,4 +1,4 @@
-"""Read the lmsexport model's JSON form back (see writers/json.py).
+"""Read the lmsexport model's JSON form back (the one `writer.py` beside it writes).
 
 Refuses other major versions of the model instead of guessing, and turns any
 shape error into a located SourceError. A JSON file is a source like any other: its HTML

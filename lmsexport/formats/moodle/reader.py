@@ -18,6 +18,7 @@ so that reading what the Moodle writer wrote gives the quiz back.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -267,12 +268,18 @@ class MoodleReader:
         return inner, lang, text_format
 
     def number(self, node, name: str, default: float) -> float | None:
+        """The number in `<name>` (None, reported, when it holds none: float() also reads nan and inf)."""
         value = node.findtext(name)
+        if value is None or not value.strip():
+            return default
         try:
-            return default if value is None or not value.strip() else float(value)
+            number = float(value)
         except ValueError:
-            self.problem("E604", node.find(name), f"<{name}> {value!r} is not a number", "write a number, such as 1")
-            return None
+            number = math.nan
+        if math.isfinite(number):
+            return number
+        self.problem("E604", node.find(name), f"<{name}> {value!r} is not a number", "write a number, such as 1")
+        return None
 
     def _id(self, node, position: int) -> str:
         """The question's id: from lmsexport's `<quiz id>-<question id>` idnumber, else the idnumber, else q<n>."""

@@ -12,14 +12,13 @@ image whose content is not one (E610); a link to a file the bank does not carry 
 from __future__ import annotations
 
 import base64
-import binascii
 import html
 import itertools
 import re
 from urllib.parse import quote, unquote
 
 from ...images import image_problem
-from ...model import MEDIA_TYPES, Asset, ModelError
+from ...model import MEDIA_TYPES, Asset
 from ...paths import unsafe_path
 from .reader_context import Reading
 
@@ -84,7 +83,7 @@ def _image_problem(path: str, data: str) -> str | None:
         return None
     try:
         return image_problem(base64.b64decode(data), media_type)
-    except binascii.Error:
+    except ValueError:  # binascii.Error, or a character beyond ASCII, which b64decode() refuses before decoding
         return "its base64 data is damaged"
 
 
@@ -107,7 +106,7 @@ def _asset(r: Reading, path: str, data: str) -> str | None:
                 r.assets[candidate] = Asset(path=candidate, media_type=media_type, data=content)
             if r.assets[candidate].data == content:
                 return candidate
-    except (ModelError, binascii.Error):
+    except ValueError:  # ModelError, binascii.Error, a character beyond ASCII
         return None
     return None
 

@@ -12,6 +12,7 @@ assessment, its settings and its images together. Codes V501-V524: docs/formats/
 from __future__ import annotations
 
 import posixpath
+import re
 
 from . import names
 from ...diagnostics import Diagnostic
@@ -29,6 +30,8 @@ _BOOLEANS = ("shuffle_answers", "show_correct_answers", "one_question_at_a_time"
              "require_lockdown_browser_for_results", "require_lockdown_browser_monitor",
              "show_correct_answers_last_attempt", "only_visible_to_overrides", "disable_timer_autosubmission")
 _CHOICES = {"scoring_policy": names.SCORING_POLICIES, "quiz_type": names.QUIZ_TYPES, "hide_results": names.HIDE_RESULTS}
+_WHOLE = re.compile(r"-?[0-9]+")
+"""A whole number as int() reads it: str.isdigit() also takes ² and ①, which int() refuses."""
 
 
 def owns(root) -> bool:
@@ -190,9 +193,9 @@ def _setting_problem(name: str, value: str) -> str | None:
         return "Canvas reads true or false"
     if name in _CHOICES and value not in _CHOICES[name]:
         return f"Canvas knows {', '.join(repr(v) for v in _CHOICES[name])}"
-    if name == "allowed_attempts" and not (value.lstrip("-").isdigit() and (value == "-1" or int(value) >= 1)):
+    if name == "allowed_attempts" and not (_WHOLE.fullmatch(value) and (value == "-1" or int(value) >= 1)):
         return "a number of attempts of 1 or more, or -1 for no limit"
-    if name == "time_limit" and not (value.isdigit() and int(value) >= 1):
+    if name == "time_limit" and not (_WHOLE.fullmatch(value) and int(value) >= 1):
         return "minutes, 1 or more"
     if name == "points_possible" and not _number(value, 0):
         return "a number of 0 or more"

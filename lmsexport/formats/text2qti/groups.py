@@ -72,7 +72,8 @@ def _whole(reader, element: Element | None) -> int | None:
     if element is None:
         return 1
     text = element.text.strip()
-    if text.isdigit() and int(text) > 0:
+    # isdigit() alone takes digits int() refuses (², ①); text2qti's int() takes only decimal ones.
+    if text.isascii() and text.isdigit() and int(text) > 0:
         return int(text)
     reader.error("E962", f"'{_name(element)}:' must be a whole number above 0, not {element.text!r}", element,
                  f"write {_name(element)}: 2")

@@ -100,7 +100,7 @@ def _all_fields(meta):
 def _attempts(value: str | None, warn) -> int | None:
     if value in (None, "", "-1", names.UNLIMITED):
         return None
-    if value.isdigit() and int(value) >= 1:
+    if value.isascii() and value.isdigit() and int(value) >= 1:  # isdigit() alone takes ², which int() refuses
         return int(value)
     warn("W876", f"the attempts {value!r} are not a number of 1 or more, so attempts are not limited",
          "set the attempts again in the LMS you import the quiz into")

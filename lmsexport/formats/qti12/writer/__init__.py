@@ -53,7 +53,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
     flavour.assessment_metadata(assessment, quiz, minutes)
     section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
-    refusals = []
+    placed = []
     position = 0
     for entry in quiz.items:
         parent, members = section, (entry,)
@@ -64,17 +64,36 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
             text = TextWriter(notes, question, assets, flavour)
             context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
             item = _item(quiz, context, _KINDS[question.kind](context), flavour)
-            _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
             parent.append(item)
+            placed.append((item, question))
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)
-    # The quiz's own texts (its title, its description), once, where first written.
-    if not refusals and not _refuse_long(root, "the quiz", quiz.where(), refusals):
-        _refuse_long(settings, "the quiz", quiz.where(), refusals)
+    refusals = _refusals(quiz, root, placed, settings)
     if refusals:
         raise SourceError(refusals)
-    files = flavour.files(quiz, serialize(root), serialize(settings), serialize(flavour.manifest(quiz)))
+    files = {}
+    for path, tree in flavour.documents(quiz, root, settings, flavour.manifest(quiz)).items():
+        files[path] = serialize(tree)
+        if options is not None and options.on_document is not None:
+            options.on_document(path, tree, files[path])  # the build checks the tree in hand
+    files.update(flavour.images(quiz))
     return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
+
+
+def _refusals(quiz: Quiz, root, placed: list, settings) -> list[Diagnostic]:
+    """Each question holding a text too long for XML parsers, else the quiz's own texts (its
+    title, its description), once, where first written. The document is searched once, and
+    each question only when it holds such a text: one search per item was a tenth of the
+    write time."""
+    refusals: list[Diagnostic] = []
+    if too_long(root) is not None:
+        for item, question in placed:
+            _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
+        if not refusals:
+            _refuse_long(root, "the quiz", quiz.where(), refusals)
+    if not refusals:
+        _refuse_long(settings, "the quiz", quiz.where(), refusals)
+    return refusals
 
 
 def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:

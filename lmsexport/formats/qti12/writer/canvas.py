@@ -153,11 +153,14 @@ def manifest(quiz: Quiz):
     return root
 
 
-def files(quiz: Quiz, assessment: bytes, settings: bytes, manifest_bytes: bytes) -> dict[str, bytes]:
-    """Every file of the package, by its path."""
-    found = {MANIFEST: manifest_bytes, names.assessment_path(quiz.id): assessment, names.meta_path(quiz.id): settings}
-    found.update({names.MEDIA_FOLDER + asset.path: asset.data for asset in quiz.assets})
-    return found
+def documents(quiz: Quiz, assessment, settings, manifest) -> dict[str, object]:
+    """The package's XML files (the trees given) by their paths."""
+    return {MANIFEST: manifest, names.assessment_path(quiz.id): assessment, names.meta_path(quiz.id): settings}
+
+
+def images(quiz: Quiz) -> dict[str, bytes]:
+    """The quiz's images by their paths in the package."""
+    return {names.MEDIA_FOLDER + asset.path: asset.data for asset in quiz.assets}
 
 
 def _flag(on: bool) -> str:

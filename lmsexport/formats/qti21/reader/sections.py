@@ -6,7 +6,8 @@ Its items (those read; skipped ones are not drawn from) become the pool's questi
 points when they are all the same. What the model cannot hold is read as near as it can and
 warned (W885): selection with replacement (read without), a selecting section nested in
 another (its items join the outer pool), `required` items (drawn like the others), a pool left
-drawing more items than it has after items were skipped (it draws them all).
+drawing more items than it has after items were skipped (it draws them all), a `select` that is
+no number (it draws 1).
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def _pool(section: Selecting, members: list[Question], pool_id: str, log: Log) -
         log.warn("W885", f"{name} requires some items in every attempt; they are read as questions drawn like "
                  "the others", where, "move questions every attempt must show out of the pool")
     draw = _select(selection.get("select", ""))
+    if draw is None:
+        log.warn("W885", f"{name} draws {selection.get('select', '')!r} items, which is no whole number; the pool "
+                 "draws 1", where, "set how many items the pool draws after importing it")
+        draw = 1
     if draw > len(members):
         log.warn("W885", f"{name} draws {draw} items but {len(members)} of them are read; the pool draws "
                  f"{len(members)}", where, "see the warnings about the items skipped")
@@ -84,5 +89,7 @@ def _pool(section: Selecting, members: list[Question], pool_id: str, log: Log) -
                 questions=tuple(question.id for question in members), source=where)
 
 
-def _select(value: str) -> int:
-    return int(value) if value.strip().isdigit() else 1
+def _select(value: str) -> int | None:
+    """`select` as a number (an xs:int, so ASCII digits: str.isdigit() also takes ², which int() refuses)."""
+    value = value.strip()
+    return int(value) if value.isascii() and value.isdigit() else None

@@ -50,31 +50,40 @@ _KINDS = {
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     """The package; SourceError for a quiz with a text longer than XML parsers read (E005)."""
     log = Log()
+    options = options or WriteOptions()
     assets = {asset.path: asset for asset in quiz.assets}
-    advise_canvas = "canvas" not in (options or WriteOptions()).built_with
+    advise_canvas = "canvas" not in options.built_with
     files, items, refusals = {}, [], []
+
+    def put(path: str, root, holders=frozenset()) -> int:
+        data = files[path] = serialize(root, verbatim=holders)
+        if options.on_document is not None:
+            options.on_document(path, root, data)
+        return len(data)
+
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets, advise_canvas)
-        _refuse_long(root, quiz.label(question), quiz.where(question), refusals)
-        files[names.item_path(question.id)] = serialize(root, verbatim=holders)
+        written = put(names.item_path(question.id), root, holders)
+        _refuse_long(root, written, quiz.label(question), quiz.where(question), refusals)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
+    test_size = put(names.TEST_PATH, test, holders)
     manifest = write_manifest(quiz, items, test_assets)
+    manifest_size = put(MANIFEST, manifest)
     # The manifest repeats the test's title: a text too long for one is reported once.
-    if not _refuse_long(test, "the quiz", quiz.where(), refusals):
-        _refuse_long(manifest, "the quiz", quiz.where(), refusals)
+    if not _refuse_long(test, test_size, "the quiz", quiz.where(), refusals):
+        _refuse_long(manifest, manifest_size, "the quiz", quiz.where(), refusals)
     if refusals:
         raise SourceError(refusals)
-    files[names.TEST_PATH] = serialize(test, verbatim=holders)
-    files[MANIFEST] = serialize(manifest)
     for asset in quiz.assets:
         files[names.MEDIA_FOLDER + asset.path] = asset.data
     return Package(files, zipped=True, extension=EXTENSION, warnings=log.diagnostics)
 
 
-def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
-    """Whether `root` holds a text too long for XML parsers (then `refusals` says so)."""
-    found = too_long(root)
+def _refuse_long(root, written: int, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:
+    """Whether `root` (`written` bytes as serialized) holds a text too long for XML parsers (then
+    `refusals` says so)."""
+    found = too_long(root, written)
     if found is not None:
         refusals.append(found.refusal("E005", subject, "a QTI 2.1 file", span))
     return found is not None

@@ -129,10 +129,6 @@ def _rule_codes(ctx, param, values: tuple[str, ...]) -> list[str]:
     return codes
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 class _Progress:
     """A progress bar on a terminal while sources are made (not with -q or -v)."""
 
@@ -315,15 +311,17 @@ def _write_report(report: Path, results, formats, seconds: float) -> bool:
 
 def _echo_rebuild(result) -> None:
     """`build --watch`: a rebuilt source's problems, then its one line (with the time of day)."""
+    from .text import counted
+
     _echo_diagnostics(result.diagnostics)
     now = time.strftime("%H:%M:%S")
     if result.output_invalid:
         _echo_invalid_written()
     if result.failed:
         errors = sum(d.severity == Severity.ERROR for d in result.diagnostics)
-        click.echo(f"{now} failed {result.source}: {_plural(errors, 'error')}")
+        click.echo(f"{now} failed {result.source}: {counted(errors, 'error')}")
         return
-    warnings = f" ({_plural(len(result.warnings), 'warning')})" if result.warnings else ""
+    warnings = f" ({counted(len(result.warnings), 'warning')})" if result.warnings else ""
     click.echo(f"{now} rebuilt {result.source} -> {', '.join(source_name(t) for t in result.written)}{warnings}")
 
 
@@ -437,13 +435,14 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     other tool; folders are searched for .zip, .xml and .json files.
     """
     from .batch.pipeline import validate_paths
+    from .text import counted
 
     failed = 0
     for path, findings in validate_paths(list(paths), jobs or os.cpu_count() or 1):
         if findings:
             failed += 1
             _echo_diagnostics(findings)
-            click.echo(f"invalid: {source_name(path)} ({len(findings)} problem(s))")
+            click.echo(f"invalid: {source_name(path)} ({counted(len(findings), 'problem')})")
         elif not quiet:
             click.echo(f"valid: {source_name(path)}")
     if failed:
@@ -504,6 +503,7 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     from .rules.runner import check
     from .rules.report import RENDERERS, counts
     from .batch.pipeline import read_paths
+    from .text import counted
 
     quizzes, names, diagnostics, sources = [], [], [], []
     def ignored(path: Path) -> None:
@@ -528,8 +528,8 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         sys.exit(1)
     found = counts(diagnostics)
     click.echo(
-        f"{_plural(len(sources), 'source')} checked: "
-        f"{_plural(found['error'], 'error')}, {_plural(found['warning'], 'warning')}",
+        f"{counted(len(sources), 'source')} checked: "
+        f"{counted(found['error'], 'error')}, {counted(found['warning'], 'warning')}",
         err=True,
     )
     if found["error"] or (strict and found["warning"]):

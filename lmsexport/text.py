@@ -1,4 +1,5 @@
-"""Text as people read it: the one HTML -> visible words, the one shortener, the one writing direction.
+"""Text as people read it: the one HTML -> visible words, the one shortener, the one writing direction,
+the one English count of things (`2 options`).
 
 Every place that needs a text without its markup (a QTI item title, a Moodle question name, a
 SCORM description or drop-down label, lint) takes it from here, so one prompt gives one title in
@@ -100,6 +101,15 @@ def shorten(text: str, limit: int) -> str:
     if space > limit // 2:
         cut = cut[:space]
     return cut.rstrip() + "…"
+
+
+def counted(count: float, noun: str, plural: str | None = None) -> str:
+    """A count and its noun as messages say them: `1 option`, `2 options`, `1.5 points` (the count
+    in the one number format, `xml.number`); `plural` for a noun that does not take an s
+    (`categories`). English: lmsexport's messages are."""
+    from .xml import number
+
+    return f"{number(count)} {noun if count == 1 else plural or noun + 's'}"
 
 
 def default_title(prompt: Text, fallback: str) -> str:

@@ -315,7 +315,7 @@ def test_what_canvas_cannot_take_is_a_warning_naming_the_question():
         MatchPair(id="b", left=Text("two"), right=Text("2"))))
     package = lmsexport.write(Quiz(id="w", title="W", questions=(only_wildcard, matching)), "canvas")
     assert [(w.code, w.message.split(":")[0]) for w in package.warnings] == [
-        ("W854", "question q1"), ("W862", "question q1"), ("W857", "question q2"), ("W858", "question q2")]
+        ("W854", "question 1"), ("W862", "question 1"), ("W857", "question 2"), ("W858", "question 2")]
     found = canvas_import.questions(package.to_bytes())
     assert found[0]["type"] == "essay_question" and found[1]["key"] == {"one": "1", "two": "2"}
     assert validate_files(package.files, source="w.canvas.zip") == []

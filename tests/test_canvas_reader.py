@@ -113,12 +113,13 @@ def test_questions_the_model_cannot_hold_are_skipped_with_a_warning_naming_them(
     quiz, notes = _read(_changed(change))
     assert [q.id for q in quiz.questions][:3] == ["t1", "q4", "q6"]
     assert notes == [
-        ("W871", "question q1 is left out: it is a calculated_question, and lmsexport has no calculated questions "
-                 "(numbers drawn from formulas)"),
-        ("W871", "question q2 is left out: it is a hot_spot_question, and lmsexport has no questions answered by "
-                 "clicking on an image"),
-        ("W871", "question q3 is left out: its question_type 'likert_question' is not one lmsexport knows"),
-        ("W872", "question q5 is left out: it has no accepted number"),
+        ("W871", "question 1 (item 'all-kinds-q1') is left out: it is a calculated_question, and lmsexport has no "
+                 "calculated questions (numbers drawn from formulas)"),
+        ("W871", "question 2 (item 'all-kinds-q2') is left out: it is a hot_spot_question, and lmsexport has no "
+                 "questions answered by clicking on an image"),
+        ("W871", "question 3 (item 'all-kinds-q3') is left out: its question_type 'likert_question' is not one "
+                 "lmsexport knows"),
+        ("W872", "question 5 (item 'all-kinds-q5') is left out: it has no accepted number"),
     ]
 
 
@@ -185,10 +186,12 @@ def test_html_from_canvas_goes_through_the_sanitiser_and_images_it_lacks_are_war
     quiz, notes = _read(_changed(change))
     assert quiz.questions[1].prompt == Text("<p>Hi <a rel=\"noopener noreferrer\">there</a> notes\\(x^2\\)</p>", "html")
     assert notes == [
-        ("W877", "question q1: the image '$IMS-CC-FILEBASE$/gone.png' is left out: the package does not hold it"),
-        ("W877", "question q1: the link to the package's file 'notes.pdf' is left out (its text is kept): lmsexport "
-                 "carries a quiz's images only"),
-        ("W010", "question q1: removed <script>, the onclick attribute, a javascript: link from the prompt"),
+        ("W877", "question 1 (item 'all-kinds-q1'): the image '$IMS-CC-FILEBASE$/gone.png' is left out: the package "
+                 "does not hold it"),
+        ("W877", "question 1 (item 'all-kinds-q1'): the link to the package's file 'notes.pdf' is left out (its text "
+                 "is kept): lmsexport carries a quiz's images only"),
+        ("W010", "question 1 (item 'all-kinds-q1'): removed <script>, the onclick attribute, a javascript: link from "
+                 "the prompt"),
     ]
 
 
@@ -197,8 +200,9 @@ def test_a_question_whose_text_the_sanitiser_empties_is_skipped():
         _items(root)[1].find(f"{Q}presentation/{Q}material/{Q}mattext").text = "<script>alert(1)</script>"
     quiz, notes = _read(_changed(change))
     assert "q1" not in [q.id for q in quiz.questions]
-    assert notes == [("W010", "question q1: removed <script> from the prompt"),
-                     ("W872", "question q1 is left out: the prompt has nothing left to show once <script> is removed")]
+    assert notes == [("W010", "question 1 (item 'all-kinds-q1'): removed <script> from the prompt"),
+                     ("W872", "question 1 (item 'all-kinds-q1') is left out: the prompt has nothing left to show once "
+                              "<script> is removed")]
 
 
 def test_several_quizzes_of_one_package_are_read_as_one_with_a_warning():
@@ -225,8 +229,8 @@ def test_numbers_read_as_exact_margin_range_and_precision():
         etree.SubElement(var, f"{Q}varlte", respident="response1").text = "3.005"
     read_back, notes = _read(_changed(change, quiz))
     assert [(a.value, a.tolerance) for a in read_back.questions[0].answers] == [(0.25, 0.0125), (3.0, 0.005)]
-    assert notes == [("W875", "question q1: its answer from 2.995 to 3.005, a bound excluded (Canvas's precision "
-                              "answer), is read as 3 ± 0.005, bounds included")]
+    assert notes == [("W875", "question 1 (item 'n-q1'): its answer from 2.995 to 3.005, a bound excluded (Canvas's "
+                              "precision answer), is read as 3 ± 0.005, bounds included")]
 
 
 def test_blackboard_style_items_read_where_they_have_canvas_s_structure():

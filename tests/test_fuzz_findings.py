@@ -99,7 +99,7 @@ def test_moodle_refuses_an_answer_its_importer_would_drop(question, blank):
     """An empty option read from a QTI package came out as a Moodle question whose grades do not
     add up (V304), or a subquestion without its answer (V310): exit 3. (A text in a known language
     is never blank there: Moodle keeps the `<span lang>` around it.)"""
-    assert f"question q1: {blank}, and Moodle's importer drops an answer without text" in _moodle_refusal(question)
+    assert f"question 1: {blank}, and Moodle's importer drops an answer without text" in _moodle_refusal(question)
     assert lmsexport.validate(lmsexport.write(Quiz(id="q", title="Q", questions=(question,)), "qti")) == []
 
 
@@ -115,7 +115,7 @@ def test_what_a_writer_refuses_in_a_model_file_names_that_file(tmp_path):
     (tmp_path / "model.json").write_bytes(lmsexport.write(quiz, "json").files["blank.json"])
     result = CliRunner().invoke(main, ["build", str(tmp_path), "-f", "moodle", "-o", str(tmp_path / "out")])
     assert result.exit_code == 1
-    assert f"{tmp_path.as_posix()}/model.json: error: question q1: option b has no text" in result.stderr
+    assert f"{tmp_path.as_posix()}/model.json: error: question 1: option b has no text" in result.stderr
 
 
 @pytest.mark.parametrize("answers", [

@@ -1,6 +1,6 @@
-"""The SCORM player's interface text: every language complete, picked for the quiz's language
-with CLDR's fallbacks (and a warning when it is another variety), counted words by CLDR's plural
-rules, numbers by the language's signs."""
+"""The interface text of the SCORM player and the answer key: every language complete, picked for
+the quiz's language with CLDR's fallbacks (and a warning when it is another variety), counted
+words by CLDR's plural rules, numbers by the language's signs."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from lxml import html
 import lmsexport
 from conftest import ROOT
 from lmsexport import Log
-from lmsexport.interface import PLACEHOLDER, plural_categories
+from lmsexport.interface import COUNTED, PLACEHOLDER, counted_key, plural_categories
 
 MESSAGES = ROOT / "lmsexport" / "interface" / "messages"
 CATALOGS = {path.stem: json.loads(path.read_text("utf-8")) for path in sorted(MESSAGES.glob("*.json"))}
@@ -23,7 +23,7 @@ REQUIRED = ("ar bn cs da de el en es fa fi fr he hi hu id it ja ko ms nl no pl p
 
 
 def _plain_keys(catalog: dict) -> list[str]:
-    return [key for key in catalog if not key.startswith("points_")]
+    return [key for key in catalog if not counted_key(key)]
 
 
 def test_the_player_speaks_the_languages_of_instruction_and_of_the_bundled_quizzes():
@@ -44,10 +44,16 @@ def test_every_language_has_every_key_with_the_same_placeholders(lang):
 
 
 @pytest.mark.parametrize("lang", sorted(CATALOGS))
-def test_counted_words_have_a_form_for_each_cldr_plural_category(lang):
-    forms = [key.removeprefix("points_") for key in CATALOGS[lang] if key.startswith("points_")]
+@pytest.mark.parametrize("stem", sorted(COUNTED))
+def test_counted_words_have_a_form_for_each_cldr_plural_category(lang, stem):
+    forms = [key.removeprefix(f"{stem}_") for key in CATALOGS[lang] if counted_key(key) == stem]
     assert forms == list(plural_categories(lang)), lang
-    assert all(PLACEHOLDER.findall(CATALOGS[lang][f"points_{form}"]) == ["points"] for form in forms)
+    wanted = sorted(PLACEHOLDER.findall(ENGLISH[f"{stem}_other"]))
+    assert COUNTED[stem] in wanted
+    for form in forms:
+        text = CATALOGS[lang][f"{stem}_{form}"]
+        assert sorted(PLACEHOLDER.findall(text)) == wanted, (lang, stem, form)
+        assert text.strip() == text and unicodedata.is_normalized("NFC", text), (lang, stem, form)
 
 
 @pytest.mark.parametrize("lang", sorted(set(CATALOGS) - {"en"}))

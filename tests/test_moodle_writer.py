@@ -118,7 +118,7 @@ def test_an_unequal_split_is_a_warning_naming_the_question():
     package = lmsexport.write(_quiz(question), 'moodle')
     (warning,) = package.warnings
     assert warning.code == "W651" and warning.severity == "warning"
-    assert "question q7 has 11 right options" in warning.message
+    assert "question 1 has 11 right options" in warning.message
     assert "9 worth 10 % and 2 worth 5 %" in warning.message
     assert validate_files(package.files, source="x") == []
 
@@ -263,7 +263,7 @@ def test_a_kind_moodle_output_does_not_support_is_left_out_with_a_warning():
     package = lmsexport.write(_quiz(_mc(), _Hotspot(id="q2", prompt=Text("Click."))), 'moodle')
     assert [q.get("type") for q in _root(package).iter("question")] == ["category", "multichoice"]
     (warning,) = package.warnings
-    assert warning.code == "W654" and "question q2 is of kind 'hotspot'" in warning.message
+    assert warning.code == "W654" and "question 2 is of kind 'hotspot'" in warning.message
 
 
 def test_a_bank_holds_each_quiz_in_its_own_category():
@@ -315,7 +315,7 @@ def test_short_answers_in_written_order_on_the_grade_list_then_a_catch_all():
     assert [(a.findtext("text"), a.get("fraction")) for a in node.iter("answer")] == [
         ("Lyon", "33.33333"), ("Paris", "100"), ("Pa*", "50"), ("*", "0")]
     assert [w.code for w in package.warnings] == ["W655", "W655"]
-    assert "answer 'Pa*' of question q1 is worth 45 %" in package.warnings[1].message
+    assert "answer 'Pa*' of question 1 is worth 45 %" in package.warnings[1].message
     assert validate_files(package.files, source="x") == []
 
 
@@ -337,7 +337,7 @@ def test_essay_and_description_have_no_place_for_right_or_wrong_feedback():
         "editor", "6", "1", "0"]
     assert _question(package, "description").findtext("defaultgrade") == "0"
     assert [(w.code, w.message.split(",")[0]) for w in package.warnings] == [
-        ("W656", "question q1 has correct feedback"), ("W656", "question t1 has incorrect feedback")]
+        ("W656", "question 1 has correct feedback"), ("W656", "text block 1 has incorrect feedback")]
 
 
 def test_matching_pairs_distractors_and_plain_right_hand_items():

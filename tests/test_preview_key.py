@@ -169,11 +169,11 @@ def test_a_right_to_left_language_is_told_as_every_writer_tells_it(lang):
     assert (page.get("dir"), section(page, "q2").get("dir")) == ("rtl", "ltr")
 
 
-def test_a_language_without_every_message_falls_back_to_english_for_the_rest():
+def test_a_yoruba_quiz_gets_a_key_wholly_in_yoruba():
     page = html.fromstring(render(lmsexport.read(ROOT / "quizzes" / "fsdp-yo.txt")))
     assert (page.get("lang"), page.get("dir")) == ("yo", "ltr")
     assert words(section(page, "q1").find(".//h2/span[@class='number']")) == "Ìbéèrè 1"
-    assert words(page.find(".//p[@class='kicker']")) == "Answer key"
+    assert words(page.find(".//p[@class='kicker']")) == "Àwọn ìdáhùn tó tọ̀nà"
 
 
 def test_text_is_escaped_and_html_passes_the_sanitiser():

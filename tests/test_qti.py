@@ -282,5 +282,5 @@ def test_templates_are_used_unless_feedback_needs_rules():
 def test_a_checkbox_question_with_one_correct_option_warns_about_canvas():
     _, package = _write(FIXTURES / "model-fields.json")
     (warning,) = package.warnings
-    assert warning.message == ("question q3 has checkboxes but one correct option: Canvas imports it as a "
+    assert warning.message == ("question 3 has checkboxes but one correct option: Canvas imports it as a "
                                "multiple-choice (radio button) question")

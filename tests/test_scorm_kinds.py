@@ -149,7 +149,7 @@ def test_an_image_that_is_not_a_quiz_file_and_bad_tex_are_kept_with_warnings():
 def test_an_essay_leaves_pass_or_fail_to_the_teacher(version):
     package = write(kinds_quiz(pass_mark=60), version)
     (warning,) = package.warnings
-    assert warning.code == "W603" and "q5 is an essay" in warning.message and "(60%)" in warning.message
+    assert warning.code == "W603" and "question 5 is an essay" in warning.message and "(60%)" in warning.message
     manifest = package.files[MANIFEST]
     assert b"masteryscore" not in manifest and b"minNormalizedMeasure" not in manifest
     data = page_data(package.files)

@@ -78,7 +78,7 @@ def test_workbook_messages_name_the_sheet_and_cell():
                      ["essay", "Explain photosynthesis.", None, None, None, "five"]])
     assert _errors(data, "bank.xlsx") == (
         "bank.xlsx:Sheet1!E2: error: correct names c, but question 1 has options a to b [E980]\n"
-        "  hint: write the letter(s) of the right option(s), from the option columns' names\n"
+        "  hint: write the letter of each right option, from the option columns' names\n"
         "bank.xlsx:Sheet1!F3: error: points of question 2 holds 'five' [E982]\n"
         "  hint: write a number such as 2 or 2.5"
     )

@@ -49,8 +49,9 @@ def test_wheel_ships_the_preview_files_and_scorm_again(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in MEDIA_TYPES:
         assert f"lmsexport/preview/static/{name}" in names, name
-    for name in ("index.html.jinja", "quiz.html.jinja", "key.html.jinja", "key.css", "messages.json"):
+    for name in ("index.html.jinja", "quiz.html.jinja", "key.html.jinja", "key.css"):
         assert f"lmsexport/preview/templates/{name}" in names, name
+    assert "lmsexport/interface/messages/yo.json" in names  # the key's words and the player's
 
 
 def test_installed_package_serves_scorm_again_and_renders_a_key(wheel, tmp_path):

@@ -57,7 +57,7 @@ def test_an_html_text_past_the_limit_is_refused_not_dropped(flavour):
     with pytest.raises(lmsexport.SourceError) as refused:
         lmsexport.write(_quiz("<p>" + "w" * (TEXT_LIMIT + 1) + "</p>", html=True), flavour)
     (error,) = refused.value.diagnostics
-    assert error.code == "E005" and error.message.startswith("question q1 holds a text of 10,000,0")
+    assert error.code == "E005" and error.message.startswith("question 1 holds a text of 10,000,0")
 
 
 def test_a_long_title_and_description_are_refused_where_they_land():
@@ -77,9 +77,9 @@ def test_a_source_with_too_long_a_text_fails_at_its_line_and_the_others_build(tm
     # Named: a folder search judges a file by its first 8 kB (sniffing.HEAD), where this question is not yet asked.
     result, folder = _build(tmp_path / "long.txt", tmp_path / "good.txt", "-f", "qti,moodle,scorm2004", "-j", "1")
     assert result.exit_code == 1, result.output
-    assert f"{folder}/long.txt:5:1: error: question q1 holds a text of 10,000,001 bytes (itemBody/div); a QTI 2.1 " \
+    assert f"{folder}/long.txt:5:1: error: question 1 holds a text of 10,000,001 bytes (itemBody/div); a QTI 2.1 " \
            "file cannot carry a text over 10,000,000 bytes" in result.stderr
-    assert f"{folder}/long.txt:5:1: error: question q1 holds a text of 10,000,001 bytes (questiontext/text); a " \
+    assert f"{folder}/long.txt:5:1: error: question 1 holds a text of 10,000,001 bytes (questiontext/text); a " \
            "Moodle XML file cannot" in result.stderr
     written = sorted(p.name for p in (tmp_path / "out").rglob("*") if p.is_file() and not p.name.startswith("."))
     assert written == ["good.moodle.xml", "good.qti.zip", "good.scorm2004.zip"]
@@ -97,7 +97,7 @@ def test_a_larger_image_fails_a_moodle_build_at_its_question_but_not_a_qti_one(t
                                        "   *• yes\n   • no\n")
     result, folder = _build(tmp_path, "-f", "moodle")
     assert result.exit_code == 1, result.output
-    assert f"{folder}/pics.txt:7:9: error: question q1 shows the image 'big.png' of 7,500,001 bytes; a Moodle XML " \
+    assert f"{folder}/pics.txt:7:9: error: question 1 shows the image 'big.png' of 7,500,001 bytes; a Moodle XML " \
            "file carries an image of 7,500,000 bytes at most" in result.stderr
     assert not (tmp_path / "out").exists()
     result, _ = _build(tmp_path, "-f", "qti")
@@ -110,7 +110,7 @@ def test_a_bank_is_not_written_when_a_quiz_is_more_than_moodle_holds(tmp_path):
     (tmp_path / "good.txt").write_text(f"Good\n\n{QUESTION}")
     result, folder = _build(tmp_path, "-f", "moodle", "--bank", "all")
     assert result.exit_code == 1, result.output
-    assert f"{folder}/pics.txt:6:9: error: question q1 shows the image 'big.png'" in result.stderr
+    assert f"{folder}/pics.txt:6:9: error: question 1 shows the image 'big.png'" in result.stderr
     assert not (tmp_path / "out").exists()
 
 

@@ -6,13 +6,10 @@ import json
 
 from .._version import __version__
 from ..diagnostics import Severity
+from ..text import counted
 from .files import source_name
 from .pipeline import SourceResult
 from .state import content_hash
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def totals(results: list[SourceResult]) -> dict[str, int]:
@@ -39,8 +36,8 @@ def summary(results: list[SourceResult], seconds: float) -> str:
     counts += [f"{t['skipped']} up to date"] if t["skipped"] else []
     counts += [f"{t['failed']} failed"] if t["failed"] else []
     counts += [f"{t['ignored']} not {'a quiz' if t['ignored'] == 1 else 'quizzes'}"] if t["ignored"] else []
-    details = [_plural(t["questions"], "question"), f"{_plural(t['packages'], 'package')} written"]
-    details += [_plural(t["warnings"], "warning")] if t["warnings"] else []
+    details = [counted(t["questions"], "question"), f"{counted(t['packages'], 'package')} written"]
+    details += [counted(t["warnings"], "warning")] if t["warnings"] else []
     return f"{', '.join(counts)}: {', '.join(details)} in {seconds:.2f} s"
 
 

@@ -1,16 +1,20 @@
-"""The words of lmsexport's quiz player (the SCORM packages' interface), in the quiz's language.
+"""The words of lmsexport's interfaces, in the quiz's language: the quiz player (the SCORM
+packages' pages) and the printable answer key (`lmsexport key`, the preview).
 
 `messages/<tag>.json` holds one language's words, named by its CLDR locale (`cs`, `pt`, `nb`):
 every file has every key of `en.json` with the same `{placeholders}` (tests/test_interface.py
-holds that), and a message that counts something (`points`) has one key per CLDR plural
-category of its language, `points_one`, `points_few`, ... `points_other`, as Babel gives them
-(https://cldr.unicode.org/index/cldr-spec/plural-rules). Forms are chosen here, never in the
-player's JavaScript, so Czech says `1 bod`, `2 body`, `1,5 bodu`, `5 bodů` whatever the browser.
+holds that). The answer key's own words are the `key_` ones (`key_title`); the player's pages
+carry the others, and the key shares those it also shows (`question`, `true`, `points`), so a
+word is translated once. A message that counts something (`COUNTED`) has one key per CLDR
+plural category of its language, `points_one`, `points_few`, ... `points_other`, as Babel gives
+them (https://cldr.unicode.org/index/cldr-spec/plural-rules). Forms are chosen here, never in
+the player's JavaScript, so Czech says `1 bod`, `2 body`, `1,5 bodu`, `5 bodů` whatever the browser.
 
 A quiz in a language without a file takes the words of its CLDR parent (`pt-BR` -> `pt`,
-`nb` -> `no`), else English; `fallback()` says when that is another variety than the quiz's
-(the SCORM writer warns, W610). A quiz's own `messages:` file (`custom.py`) replaces any of them.
-Numbers are written as the quiz's language writes them (`number_format`), from CLDR too.
+`nb` -> `no`), else English; `fallback()` says when that is another variety than the quiz's,
+and `warn_fallback` tells it (W610, for the player and the key alike). A quiz's own
+`messages:` file (`custom.py`) replaces any of them. Numbers are written as the quiz's language
+writes them (`number_format`), from CLDR too.
 """
 
 from __future__ import annotations
@@ -22,15 +26,18 @@ from decimal import Decimal
 from importlib import resources
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-COUNTED = ("points",)
-"""Messages with a form per plural category: `points_one` ... `points_other`."""
+COUNTED = {"points": "points", "key_attempt_questions": "count", "key_pool_draws": "count"}
+"""Messages with a form per plural category (`points_one` ... `points_other`) -> the placeholder
+that holds the number the form is chosen by."""
+ANSWER_KEY = "key_"
+"""The keys of the answer key's own words; the player's pages leave them out."""
 ENGLISH = "en"
 
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 """CLDR's plural categories, in its order."""
 
-__all__ = ["CATEGORIES", "COUNTED", "ENGLISH", "PLACEHOLDER", "Words", "catalog", "counted_key", "fallback",
-           "languages", "number_format", "plural_categories"]
+__all__ = ["ANSWER_KEY", "CATEGORIES", "COUNTED", "ENGLISH", "PLACEHOLDER", "Words", "catalog", "counted_key",
+           "fallback", "languages", "number_format", "plural_categories", "player_keys", "warn_fallback"]
 
 
 @functools.cache
@@ -51,6 +58,11 @@ def counted_key(key: str) -> str | None:
     """`points` for `points_few` (a form of a counted message), else None."""
     stem, _, category = key.rpartition("_")
     return stem if stem in COUNTED and category in CATEGORIES else None
+
+
+def player_keys() -> tuple[str, ...]:
+    """The keys of the words the player's pages show: all but the answer key's own."""
+    return tuple(key for key in catalog(ENGLISH) if not key.startswith(ANSWER_KEY))
 
 
 @functools.cache
@@ -137,9 +149,10 @@ def fallback(lang: str | None) -> str | None:
 
 
 class Words:
-    """The interface text of one quiz: its language's words, with the quiz's own over them."""
+    """The interface text of one quiz on one page: its language's words, with the quiz's own over
+    them. `shown` are the keys of the words the page shows (default: the player's)."""
 
-    def __init__(self, lang: str | None, custom: dict[str, str] | None = None):
+    def __init__(self, lang: str | None, custom: dict[str, str] | None = None, shown: tuple[str, ...] | None = None):
         self.lang = lang
         self.language = _catalog_language(lang)
         """The catalog language the words come from."""
@@ -148,26 +161,42 @@ class Words:
         # Forms written for the quiz (its messages file) follow its language's rules; the
         # catalog's forms follow the rules of the language they are written in.
         self.rules = lang if any(counted_key(key) for key in custom) else self.language
-        self.complete = all(key in custom for key in catalog(ENGLISH) if not counted_key(key)) and self.rules == lang
-        """Whether the quiz's own words leave none of the catalog's to show."""
-        self._counted: dict[tuple[str, float], str] = {}
+        shown = player_keys() if shown is None else shown
+        self.complete = all(key in custom for key in shown if not counted_key(key)) and self.rules == lang
+        """Whether the quiz's own words leave none of the catalog's to show on the page."""
+        self._counted: dict[tuple, str] = {}
 
-    def count(self, stem: str, value: float) -> str:
-        """A counted message for `value`, in the form CLDR's plural rules pick: `2 body`.
+    def count(self, stem: str, value: float, **values) -> str:
+        """A counted message for `value`, in the form CLDR's plural rules pick (`2 body`), the
+        number written as the quiz's language writes it; `values` fill its other placeholders.
         Each is made once per quiz: Babel's plural rule and number format cost a SCORM
         package of 2,000 one-point questions 0.14 s when made for every question."""
-        if (stem, value) not in self._counted:
-            self._counted[stem, value] = self._count(stem, value)
-        return self._counted[stem, value]
+        key = (stem, value, *sorted(values.items()))
+        if key not in self._counted:
+            self._counted[key] = self._count(stem, value, values)
+        return self._counted[key]
 
-    def _count(self, stem: str, value: float) -> str:
+    def _count(self, stem: str, value: float, values: dict) -> str:
         number = int(value) if float(value).is_integer() else Decimal(str(round(value, 2))).normalize()
         from babel.numbers import format_decimal
 
         category = (_locale(self.rules) or _locale(ENGLISH)).plural_form(number)
         text = self.messages.get(f"{stem}_{category}", self.messages[f"{stem}_other"])
-        shown = format_decimal(number, locale=_locale(self.lang) or _locale(ENGLISH))
-        return PLACEHOLDER.sub(lambda match: shown if match[1] == stem else match[0], text)
+        filled = {**{name: str(given) for name, given in values.items()},
+                  COUNTED[stem]: format_decimal(number, locale=_locale(self.lang) or _locale(ENGLISH))}
+        return PLACEHOLDER.sub(lambda match: filled.get(match[1], match[0]), text)
+
+
+def warn_fallback(log, words: Words, where, page: str, parts: str) -> None:
+    """W610 when `page` (`the player`, `the answer key`) shows the words of another language, or of
+    another variety of it, than the quiz's (`fallback()`), and the quiz's own words do not replace
+    them all: the one warning, whichever page it is."""
+    other = fallback(words.lang)
+    if other is not None and not words.complete:
+        log.warn("W610", f"{page} has no interface text in {language_name(words.lang)}, so it shows its {parts} in "
+                 f"{language_name(other)}", where,
+                 f"give the quiz a messages: file with {page}'s words in its language (docs/formats/scorm.md lists "
+                 f"the keys), or set lang: to a language {page} speaks")
 
 
 @functools.cache

@@ -1,4 +1,4 @@
-"""A quiz's own words for the player: the JSON file a `messages:` setting names.
+"""A quiz's own words for the player and the answer key: the JSON file a `messages:` setting names.
 
     {
       "check": "Ověřit",
@@ -7,9 +7,10 @@
       "points_many": "{points} bodu", "points_other": "{points} bodů"
     }
 
-One JSON object: keys are the player's (those of `messages/en.json`, docs/formats/scorm.md),
-each text keeps the `{placeholders}` of the player's own, and a counted message (`points`) is
-given in every CLDR plural category of the quiz's language or not at all. The file is read
+One JSON object: keys are those of `messages/en.json` (docs/formats/scorm.md: the player's, and
+the answer key's `key_` ones), each text keeps the `{placeholders}` of lmsexport's own, and a
+counted message (`points`) is given in every CLDR plural category of the quiz's language or not
+at all. The file is read
 like every text source (UTF-8, NFC); each problem is located at its key (E121-E124, all
 raised together), since a misspelt key silently ignored would ship the player's own words.
 """
@@ -27,7 +28,7 @@ from ..diagnostics import Diagnostic, SourceError, SourceSpan
 from ..model import XML_ILLEGAL
 from ..paths import unsafe_path
 from ..textinput import decode
-from . import COUNTED, ENGLISH, PLACEHOLDER, catalog, counted_key, language_name, plural_categories
+from . import ANSWER_KEY, COUNTED, ENGLISH, PLACEHOLDER, catalog, counted_key, language_name, plural_categories
 
 _KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 _DOCS = "the keys are listed in docs/formats/scorm.md"
@@ -152,21 +153,22 @@ def _unknown(key: str, known: list[str], lang: str | None, categories: tuple[str
 
 def _placeholders(checker: _Checker, key: str, value: str, english: dict[str, str]) -> None:
     stem = counted_key(key)
-    wanted = {stem} if stem else set(PLACEHOLDER.findall(english[key]))
+    own = english[f"{stem}_other"] if stem else english[key]
+    wanted = set(PLACEHOLDER.findall(own))
     given = set(PLACEHOLDER.findall(value))
     if given != wanted:
+        page = "the answer key" if key.startswith(ANSWER_KEY) else "the player"
         missing, unknown = sorted(wanted - given), sorted(given - wanted)
         parts = ([f"lacks {', '.join('{' + name + '}' for name in missing)}"] if missing else []) + (
-            [f"has {', '.join('{' + name + '}' for name in unknown)}, which the player does not fill in"]
+            [f"has {', '.join('{' + name + '}' for name in unknown)}, which {page} does not fill in"]
             if unknown else [])
         expected = ", ".join("{" + name + "}" for name in sorted(wanted)) or "no placeholder"
-        own = english[f"{stem}_other"] if stem else english[key]
         checker.error("E124", f"the text of {key!r} {' and '.join(parts)}", key,
-                      f"the player's own text has {expected}: {own!r}")
+                      f"{page}'s own text has {expected}: {own!r}")
 
 
 def _all_forms(checker: _Checker, words: dict[str, str], lang: str | None, categories: tuple[str, ...]) -> None:
-    """A counted message in some plural forms only would mix the file's words with the player's."""
+    """A counted message in some plural forms only would mix the file's words with lmsexport's."""
     for stem in COUNTED:
         given = [category for category in categories if f"{stem}_{category}" in words]
         if given and len(given) < len(categories):

@@ -18,14 +18,14 @@ from .kinds import (
     QUESTION_KINDS, Answer, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric, NumericAnswer, OrderItem, Ordering,
     ShortAnswer, TrueFalse,
 )
-from .quiz import Pool, Quiz
+from .quiz import Numbering, Pool, Quiz
 from .data import quiz_from_data, quiz_to_data
 
 __all__ = [
     "DEFAULT_SCORING", "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "SCORING_POLICIES",
     "TEXT_FORMATS", "TIME_LIMIT_MAX", "XML_ILLEGAL",
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
-    "MultipleChoice", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Pool", "Question", "Quiz",
+    "MultipleChoice", "Numbering", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Pool", "Question", "Quiz",
     "READ_MODEL_VERSIONS", "Settings",
     "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "quiz_from_data", "quiz_to_data",
 ]

@@ -94,7 +94,7 @@ def from_data(cls, data: dict):
     known = {spec.name: spec for spec in dataclasses.fields(cls) if spec.init and spec.compare}
     unknown = set(data) - set(known) - ({"kind"} if issubclass(cls, Question) else set())
     if unknown:
-        raise ModelError(f"unknown field(s) {', '.join(sorted(unknown))} in {cls.__name__}")
+        raise ModelError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
     hints = _hints(cls)
     return cls(**{name: _convert(hints[name], value) for name, value in data.items() if name in known})
 

@@ -68,6 +68,8 @@ class Quiz:
     """Groups of `questions` drawn from per attempt; a question is in one pool at most."""
     assets: tuple[Asset, ...] = ()
     """Files the quiz's HTML text refers to by path, each once, in the order the source mentions them."""
+    _numbers: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """Question id -> `number()`, made on first use (the quiz is frozen, so it never changes)."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id) and len(self.id) <= ID_LIMIT, f"bad quiz id {self.id!r}")
@@ -128,9 +130,51 @@ class Quiz:
             return question.source
         return next((SourceSpan(q.source.file) for q in self.questions if q.source is not None), SourceSpan(self.id))
 
+    def number(self, item: Question | Pool) -> int:
+        """The position of a question as its author counts it, from 1: among the quiz's questions
+        (pooled ones included), or, for a text block, among its text blocks; of a pool, among the
+        pools. The text format's reader counts so (`1.` ... and `Text:` blocks apart), as does
+        the answer key."""
+        if isinstance(item, Pool):
+            return next(n for n, pool in enumerate(self.pools, 1) if pool.id == item.id)
+        if self._numbers is None:
+            numbering, numbers = Numbering(), {}
+            for question in self.questions:
+                numbering.next(question.kind == "description")
+                numbers[question.id] = numbering.counts[_noun(question)]
+            object.__setattr__(self, "_numbers", numbers)
+        return self._numbers[item.id]
+
+    def label(self, item: Question | Pool) -> str:
+        """How every message names a question, `question 3` or `text block 1` (`number()`), or a
+        pool, `pool 2 (Warm-up)` (its title, if it has one, after its number). The text reader,
+        lint and every writer say it so, whatever ids they have."""
+        if isinstance(item, Pool):
+            return f"pool {self.number(item)}" + (f" ({item.title})" if item.title else "")
+        return f"{_noun(item)} {self.number(item)}"
+
     def scoring_of(self, question: Question) -> str:
         """The policy `question` is scored by: its own, else the quiz's (the one place that decides)."""
         return question.scoring or self.settings.scoring
+
+
+class Numbering:
+    """Numbers questions as their author counts them, in the order a reader meets them: `question 1`,
+    `question 2`, ... and, apart, `text block 1`, ... (`Quiz.number` counts so, and a reader of
+    another LMS's file names what it reads so before its quiz exists)."""
+
+    def __init__(self) -> None:
+        self.counts = {"question": 0, "text block": 0}
+
+    def next(self, text_block: bool) -> str:
+        """The label of the next question, or text block."""
+        noun = "text block" if text_block else "question"
+        self.counts[noun] += 1
+        return f"{noun} {self.counts[noun]}"
+
+
+def _noun(question: Question) -> str:
+    return "text block" if question.kind == "description" else "question"
 
 
 def _check_pools(questions: tuple[Question, ...], pools: tuple[Pool, ...]) -> None:

@@ -5,8 +5,10 @@ its prompt, its options with the correct ones marked (a check mark and bold, so 
 reads in black and white), the accepted answers with their credit, numeric tolerances,
 gaps filled in, pairs matched, items in order, its points, explanation and feedback.
 The page is in the quiz's language and direction (`lang`, `dir`), with its interface
-text from `templates/messages.json`, and styled for paper (`templates/key.css`, printed
-to PDF from the browser). It is self-contained (CSS inline, images as `data:` URIs, math
+words from `lmsexport/interface` (the `key_` ones, and those it shares with the player), in
+the same 34 languages, with the same fallback and warning (W610), the quiz's `messages:`
+file over them and counted words by CLDR's plural rules; styled for paper (`templates/key.css`,
+printed to PDF from the browser). It is self-contained (CSS inline, images as `data:` URIs, math
 as MathML, which browsers draw) and deterministic: the same quiz gives the same bytes.
 A pool's questions stand together under a heading saying how many of them an attempt draws.
 """
@@ -20,15 +22,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .._version import __version__
-from ..diagnostics import Diagnostic, SourceSpan
+from ..diagnostics import Diagnostic, Log, SourceSpan
+from ..interface import ANSWER_KEY, ENGLISH, Words, catalog, warn_fallback
 from ..markup import sanitize
 from ..model import Pool, Quiz, ShortAnswer, Text
 from ..text import direction
 from ..xml import html_fragment, number
-from .pages import messages, render as render_page
+from .pages import render as render_page
 from .quizzes import read_quiz
 
 SUFFIX = ".key.html"
+SHARED = ("question", "information", "correct", "correct_answer", "true", "false", "blank", "explanation")
+"""The player's words the key shows too, besides its own `key_` ones and the counted `points_...`."""
 
 
 _WILDCARD = re.compile(r"(?<!\\)\*")
@@ -70,12 +75,6 @@ class _Texts:
         return lead + "".join(lxml_html.tostring(child, encoding="unicode") for child in root)
 
 
-def _numbers(quiz: Quiz) -> dict[str, int]:
-    """Question id -> its number as the learner sees it (text blocks are not counted)."""
-    answered = [question for question in quiz.questions if question.kind != "description"]
-    return {question.id: index for index, question in enumerate(answered, start=1)}
-
-
 def _attempt_questions(quiz: Quiz) -> int | None:
     """How many questions one attempt shows, when pools make it fewer than the quiz holds."""
     if not quiz.pools:
@@ -83,9 +82,12 @@ def _attempt_questions(quiz: Quiz) -> int | None:
     return sum(item.draw if isinstance(item, Pool) else item.kind != "description" for item in quiz.items)
 
 
-def _points(value: float, words: dict[str, str]) -> str:
-    template = words["points_one"] if value == 1 else words["points_other"]
-    return template.replace("{points}", number(value))
+def _words(quiz: Quiz, log: Log) -> Words:
+    """The key's words in the quiz's language; W610 when it has none, as the player warns."""
+    shown = tuple(key for key in catalog(ENGLISH) if key.startswith(ANSWER_KEY)) + SHARED
+    words = Words(quiz.lang, dict(quiz.settings.messages), shown)
+    warn_fallback(log, words, quiz.where(), "the answer key", "headings and labels")
+    return words
 
 
 def _wildcards(question: ShortAnswer) -> bool:
@@ -93,22 +95,23 @@ def _wildcards(question: ShortAnswer) -> bool:
     return any(_WILDCARD.search(answer.text) for answer in question.answers)
 
 
-def render(quiz: Quiz) -> str:
-    """The answer key of `quiz` as a complete HTML page."""
-    words = messages(quiz.lang)
-    lang = quiz.lang or "en"
+def render(quiz: Quiz, log: Log | None = None) -> str:
+    """The answer key of `quiz` as a complete HTML page; what it cannot say goes to `log` (W610)."""
+    words = _words(quiz, Log() if log is None else log)
+    lang = quiz.lang or ENGLISH
     return render_page(
         "key.html.jinja",
         quiz=quiz,
         lang=lang,
         dir=direction(lang),
-        m=words,
+        m=words.messages,
+        count=words.count,
         texts=_Texts(quiz),
-        numbers=_numbers(quiz),
+        questions=sum(question.kind != "description" for question in quiz.questions),
         pool_starts={pool.questions[0]: pool for pool in quiz.pools},
         pool_ends={pool.questions[-1] for pool in quiz.pools},
         attempt_questions=_attempt_questions(quiz),
-        points=lambda value: _points(value, words),
+        points=lambda value: words.count("points", value),
         number=number,
         direction=direction,
         other_lang=lambda question: question.lang if question.lang and question.lang != quiz.lang else None,
@@ -137,4 +140,6 @@ def answer_keys(sources: list[Path], out_dir: Path, source_format: str | None = 
                                "give one of them its own id in its header (id: ...)")
             yield path, None, None, [*found, clash]
             continue
-        yield path, target, render(quiz).encode("utf-8"), found
+        log = Log()
+        page = render(quiz, log).encode("utf-8")
+        yield path, target, page, [*found, *log.diagnostics]

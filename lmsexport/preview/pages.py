@@ -3,34 +3,15 @@
 Templates live in `templates/` (`*.html.jinja`, autoescaped; StrictUndefined, so a missing
 value is an error, never an empty string), as the SCORM player's do (STYLE.md, convention 6).
 Data for a page's script travels as JSON in `<script type="application/json">` (`tojson`),
-never as JavaScript built from Python strings. Interface text comes from
-`templates/messages.json`, picked for the quiz's language with English as the fallback.
+never as JavaScript built from Python strings. The answer key's words come from
+`lmsexport/interface`, as the player's do (key.py).
 """
 
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 
 from ..text import direction
-
-
-@functools.cache
-def _catalog() -> dict[str, dict[str, str]]:
-    path = resources.files("lmsexport.preview") / "templates" / "messages.json"
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def messages(lang: str | None) -> dict[str, str]:
-    """Interface text for `lang` (`pt-BR` -> `pt-br`, `pt`, else English), each missing message in English."""
-    catalog = _catalog()
-    subtags = (lang or "").lower().split("-")
-    for size in range(len(subtags), 0, -1):
-        candidate = "-".join(subtags[:size])
-        if candidate in catalog:
-            return {**catalog["en"], **catalog[candidate]}
-    return dict(catalog["en"])
 
 
 @functools.cache

@@ -62,7 +62,7 @@ class Part:
     `item` (matching and ordering items, drop-down gap choices), `answer` (an accepted typed
     answer), `feedback`, `explanation`."""
     name: str
-    """For messages: `option b of question 4`, `the quiz title`."""
+    """For messages: `option b of question 4`, `the prompt of text block 1`, `the quiz title` (`Quiz.label`)."""
     question: Question | None
     lang: str | None
     """The language it should be in: its own, else its question's, else the quiz's."""
@@ -80,9 +80,9 @@ def choices(question: Question) -> tuple[Choice, ...]:
     return question.choices if isinstance(question, MultipleChoice) else ()
 
 
-def question_parts(quiz: Quiz, number: int) -> tuple[Part, ...]:
-    """The texts of question `number` (counting from 1), in reading order."""
-    return _parts(quiz)[1][number - 1]
+def question_parts(quiz: Quiz, position: int) -> tuple[Part, ...]:
+    """The texts of the question at `position` in `quiz.questions` (counting from 1), in reading order."""
+    return _parts(quiz)[1][position - 1]
 
 
 def quiz_parts(quiz: Quiz) -> tuple[Part, ...]:
@@ -101,7 +101,7 @@ def _parts(quiz: Quiz) -> tuple[tuple[Part, ...], tuple[tuple[Part, ...], ...]]:
     global _last
     cached, parts = _last
     if cached is not quiz:
-        per_question = tuple(tuple(_question_parts(quiz, n, q)) for n, q in enumerate(quiz.questions, 1))
+        per_question = tuple(tuple(_question_parts(quiz, question)) for question in quiz.questions)
         head = [Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)]
         if quiz.description:
             text = quiz.description
@@ -118,31 +118,31 @@ def forget() -> None:
     _last = (None, None)
 
 
-def _question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:
-    lang = question.lang or quiz.lang
+def _question_parts(quiz: Quiz, question: Question) -> Iterator[Part]:
+    lang, label = question.lang or quiz.lang, quiz.label(question)
 
     def part(text: Text, kind: str, name: str, span: SourceSpan | None = None) -> Part:
         return Part(text.value, text.format, kind, name, question, text.lang or lang, span)
 
     if question.title:
-        yield Part(question.title, "plain", "question title", f"the title of question {number}", question, lang)
-    yield part(question.prompt, "prompt", f"the prompt of question {number}")
+        yield Part(question.title, "plain", "question title", f"the title of {label}", question, lang)
+    yield part(question.prompt, "prompt", f"the prompt of {label}")
     for index, choice in enumerate(choices(question)):
-        option = f"option {option_letter(index)} of question {number}"
+        option = f"option {option_letter(index)} of {label}"
         yield part(choice.text, "option", option, choice.source)
         if choice.feedback:
             yield part(choice.feedback, "feedback", f"the feedback of {option}", choice.source)
-    yield from _kind_parts(question, number, part, lang)
+    yield from _kind_parts(question, label, part, lang)
     for text, what in ((question.correct_feedback, "right"), (question.incorrect_feedback, "wrong")):
         if text:
-            yield part(text, "feedback", f"the feedback of question {number} when {what}")
+            yield part(text, "feedback", f"the feedback of {label} when {what}")
     if question.explanation:
-        yield part(question.explanation, "explanation", f"the explanation of question {number}")
+        yield part(question.explanation, "explanation", f"the explanation of {label}")
 
 
-def _kind_parts(question: Question, number: int, part, lang: str | None) -> Iterator[Part]:
+def _kind_parts(question: Question, label: str, part, lang: str | None) -> Iterator[Part]:
     """The texts only some kinds have: items to match or order, gap choices, typed answers."""
-    where = f"of question {number}"
+    where = f"of {label}"
     if isinstance(question, Matching):
         for pair in question.pairs:
             yield part(pair.left, "item", f"left item {pair.id} {where}", pair.source)

@@ -36,9 +36,10 @@ SHOWN = 12
 
 
 def _single_answer(quiz: Quiz) -> list[tuple[int, MultipleChoice]]:
+    """The single-answer questions, each with its number (`Quiz.number`)."""
     return [
-        (number, question)
-        for number, question in enumerate(quiz.questions, 1)
+        (quiz.number(question), question)
+        for question in quiz.questions
         if isinstance(question, MultipleChoice) and not question.multiple_response
     ]
 
@@ -137,8 +138,8 @@ def _position_words(text: str) -> str | None:
 def _shuffled_position_words(quiz: Quiz) -> Iterator[Finding]:
     if not quiz.settings.shuffle:
         return
-    for number, question in enumerate(quiz.questions, 1):
-        for part in question_parts(quiz, number):
+    for position, question in enumerate(quiz.questions, 1):
+        for part in question_parts(quiz, position):
             problem = _position_words(visible(part)) if part.kind == "option" else None
             if problem:
                 yield Finding(

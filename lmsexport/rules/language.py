@@ -126,12 +126,12 @@ def _hint(part: Part) -> str:
     )
 
 
-def _question_findings(quiz: Quiz, number: int, verdicts: list[tuple[Part, bool | None]]) -> Iterator[Finding]:
+def _question_findings(quiz: Quiz, verdicts: list[tuple[Part, bool | None]]) -> Iterator[Finding]:
     """One finding for a question wholly in English, else one per English text."""
     judged = [verdict for _, verdict in verdicts if verdict is not None]
     prompt, verdict = next((part, verdict) for part, verdict in verdicts if part.kind == "prompt")
     if verdict and all(judged):
-        yield Finding(f"question {number} is in English, {_not_in(prompt, quiz)}", _hint(prompt), prompt.question, prompt.span)
+        yield Finding(f"{quiz.label(prompt.question)} is in English, {_not_in(prompt, quiz)}", _hint(prompt), prompt.question, prompt.span)
         return
     for part, verdict in verdicts:
         if verdict:
@@ -148,9 +148,9 @@ def _wrong_language(quiz: Quiz) -> Iterator[Finding]:
         start += 1
         if verdict:
             yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part))
-    for number in range(1, len(quiz.questions) + 1):
-        end = start + len(question_parts(quiz, number))
-        yield from _question_findings(quiz, number, verdicts[start:end])
+    for position in range(1, len(quiz.questions) + 1):
+        end = start + len(question_parts(quiz, position))
+        yield from _question_findings(quiz, verdicts[start:end])
         start = end
 
 

@@ -28,9 +28,9 @@ from . import WARNING, Finding, Rule, choices
 def _tags(quiz: Quiz) -> Iterator[tuple[str, object, str]]:
     for tag in quiz.tags:
         yield tag, None, "the quiz"
-    for number, question in enumerate(quiz.questions, 1):
+    for question in quiz.questions:
         for tag in question.tags:
-            yield tag, question, f"question {number}"
+            yield tag, question, quiz.label(question)
 
 
 def _quiz_title(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
@@ -40,9 +40,9 @@ def _quiz_title(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
 
 
 def _question_title(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
-    for number, question in enumerate(quiz.questions, 1):
+    for question in quiz.questions:
         if question.title and len(question.title) > limit.size:
-            yield Finding(f"the title of question {number} has {len(question.title)} characters; {limit.reason}",
+            yield Finding(f"the title of {quiz.label(question)} has {len(question.title)} characters; {limit.reason}",
                           f"shorten it to {limit.size} characters or fewer", question)
 
 
@@ -54,11 +54,11 @@ def _tag(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
 
 
 def _options(quiz: Quiz, limit: Limit) -> Iterator[Finding]:
-    for number, question in enumerate(quiz.questions, 1):
+    for question in quiz.questions:
         count = len(choices(question))
         if count > limit.size:
             first_over = choices(question)[limit.size]  # the finding points at the first option too many
-            yield Finding(f"question {number} has {count} options; {limit.reason}",
+            yield Finding(f"{quiz.label(question)} has {count} options; {limit.reason}",
                           f"split it into questions of {limit.size} options or fewer", question, first_over.source)
 
 

@@ -17,13 +17,16 @@ from . import WARNING, Finding, Rule
 def _draws_all(quiz: Quiz) -> Iterator[Finding]:
     for pool in quiz.pools:
         if pool.draw == len(pool.questions):
-            name = f"pool {pool.title or pool.id}"
             yield Finding(
-                f"{name} draws all {pool.draw} of its questions: every attempt shows each of them",
+                f"{quiz.label(pool)} draws {_all(pool.draw)}: every attempt shows each of them",
                 "draw fewer, or add questions to it; to show them all, make them fixed questions "
                 "(remove the pool's lines)",
                 quiz.members(pool)[0], pool.source,
             )
+
+
+def _all(draw: int) -> str:
+    return "its one question" if draw == 1 else f"all {draw} of its questions"
 
 
 RULES = (

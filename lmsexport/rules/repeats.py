@@ -71,7 +71,8 @@ class _Words:
 @dataclass(frozen=True)
 class _Entry:
     quiz: int
-    number: int
+    label: str
+    """How messages name the question (`Quiz.label`)."""
     question: Question
     prompt: _Words
     answers: tuple[_Words, ...]
@@ -80,12 +81,12 @@ class _Entry:
 def _entries(quizzes: Sequence[Quiz]) -> list[_Entry]:
     entries = []
     for index, quiz in enumerate(quizzes):
-        for number, question in enumerate(quiz.questions, 1):
+        for question in quiz.questions:
             correct = question.correct_choices if isinstance(question, MultipleChoice) else ()
             answers = tuple(_Words.of(visible(choice.text)) for choice in correct)
             prompt = _Words.of(visible(question.prompt))
             if prompt.words:
-                entries.append(_Entry(index, number, question, prompt, answers))
+                entries.append(_Entry(index, quiz.label(question), question, prompt, answers))
     return entries
 
 
@@ -137,9 +138,9 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
 
 def _where(quizzes: Sequence[Quiz], entry: _Entry, later: _Entry) -> str:
     if entry.quiz == later.quiz:
-        return f"question {entry.number}"
+        return entry.label
     place = f" ({entry.question.source})" if entry.question.source else ""
-    return f"question {entry.number} of quiz {quizzes[entry.quiz].id}{place}"
+    return f"{entry.label} of quiz {quizzes[entry.quiz].id}{place}"
 
 
 def _repeated_questions(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
@@ -151,21 +152,25 @@ def _repeated_questions(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]
 def _repeated_in_pools(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding]]:
     for index, finding, pooled in _repeats(quizzes):
         if pooled:
-            yield index, Finding(f"{finding.message}, and one attempt may draw both ({pooled})",
+            yield index, Finding(f"{finding.message}, and one attempt may draw both: {pooled}",
                                  "remove one of them, or keep both in one pool that draws one question",
                                  finding.question)
 
 
 def _pooled(quiz: Quiz, a: Question, b: Question) -> str | None:
-    """Which pools two questions of one quiz stand in, when one of them does; '' when none
-    does; None when one pool holds both and draws one of its questions (no attempt shows both)."""
+    """Which pools hold two questions of one quiz (`pool 1 (Warm-up) holds them`), when one of
+    them does; '' when none does; None when one pool holds both and draws one of its questions
+    (no attempt shows both)."""
     pools = [quiz.pool_of(a), quiz.pool_of(b)]
     if not any(pools):
         return ""
     if pools[0] is pools[1] and pools[0].draw == 1:
         return None
-    named = [f"pool {pool.title or pool.id}" if pool else "a fixed question" for pool in pools]
-    return named[0] if named[0] == named[1] else f"{named[0]} and {named[1]}"
+    if pools[0] is pools[1]:
+        return f"{quiz.label(pools[0])} holds them"
+    if None in pools:
+        return f"one is fixed, {quiz.label(pools[0] or pools[1])} holds the other"
+    return f"{quiz.label(pools[0])} holds one, {quiz.label(pools[1])} the other"
 
 
 def _repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
@@ -186,7 +191,7 @@ def _repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
         how = "repeats" if same else "nearly repeats"
         pooled = _pooled(quizzes[a.quiz], a.question, b.question) if a.quiz == b.quiz else ""
         yield b.quiz, Finding(
-            f"question {b.number} {how} {_where(quizzes, a, b)}",
+            f"{b.label} {how} {_where(quizzes, a, b)}",
             "remove one of them, or ask something else; a learner gets the same question twice",
             b.question,
         ), pooled

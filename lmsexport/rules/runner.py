@@ -63,7 +63,7 @@ def check(
     """
     ignore = set(ignore)
     if unknown_codes(ignore):
-        raise ValueError(f"unknown lint rule(s): {', '.join(sorted(unknown_codes(ignore)))}")
+        raise ValueError(f"no lint rule {', '.join(sorted(unknown_codes(ignore)))} (see docs/lint.md)")
     origins = [_origin(quiz, sources[i] if sources else None) for i, quiz in enumerate(quizzes)]
     found: list[tuple[int, Diagnostic]] = []
     try:

@@ -23,10 +23,10 @@ from . import ERROR, WARNING, Finding, Part, Rule, option_letter, question_parts
 
 
 def _every_option_correct(quiz: Quiz) -> Iterator[Finding]:
-    for number, question in enumerate(quiz.questions, 1):
+    for question in quiz.questions:
         if isinstance(question, MultipleChoice) and all(choice.correct for choice in question.choices):
             yield Finding(
-                f"every option of question {number} is correct, so ticking them all scores full marks",
+                f"every option of {quiz.label(question)} is correct, so ticking them all scores full marks",
                 "add wrong options, or make it a single-answer question about one of them",
                 question,
             )
@@ -38,23 +38,23 @@ def _folded(part: Part) -> str:
 
 
 def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
-    for number, question in enumerate(quiz.questions, 1):
+    for position, question in enumerate(quiz.questions, 1):
         seen: dict[str, str] = {}
-        options = [part for part in question_parts(quiz, number) if part.kind == "option"]
+        options = [part for part in question_parts(quiz, position) if part.kind == "option"]
         for index, part in enumerate(options):
             folded = _folded(part)
             first = seen.setdefault(folded, option_letter(index))
             if first != option_letter(index) and folded:
                 yield Finding(
-                    f"options {first} and {option_letter(index)} of question {number} are the same: {part.value!r}",
+                    f"options {first} and {option_letter(index)} of {quiz.label(question)} are the same: {part.value!r}",
                     "remove one or reword it; a learner cannot tell them apart",
                     question, part.span,
                 )
 
 
 def _empty_text(quiz: Quiz) -> Iterator[Finding]:
-    for number, question in enumerate(quiz.questions, 1):
-        for part in question_parts(quiz, number):
+    for position, question in enumerate(quiz.questions, 1):
+        for part in question_parts(quiz, position):
             if part.kind in ("prompt", "option") and not visible(part).strip():
                 yield Finding(
                     f"{part.name} is empty",

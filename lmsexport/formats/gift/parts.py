@@ -62,7 +62,8 @@ class Context:
 class Parsed:
     """A question's parts, before its type is read."""
 
-    number: int
+    label: str
+    """How messages name it: `question 3`, or `text block 1` for a description (`Quiz.label`)."""
     block: Block
     title: str | None
     before: Chars
@@ -74,10 +75,6 @@ class Parsed:
     general: Chars | None
     brace: int
     """The offset of the `{`."""
-
-    @property
-    def label(self) -> str:
-        return f"question {self.number}"
 
     @property
     def missing_word(self) -> bool:
@@ -134,7 +131,16 @@ def tags(block: Block) -> tuple[str, ...]:
     return tuple(dict.fromkeys(tag for tag in found if tag))
 
 
-def parse(ctx: Context, block: Block, number: int) -> Parsed | None:
+def is_description(block: Block) -> bool:
+    """A question without answers (no braces but in its title), which Moodle reads as a description."""
+    text = block.chars
+    if text.startswith("::"):
+        end = text.find("::", 2)
+        text = text[2:] if end < 0 else text[end + 2:]
+    return text.find("{") < 0 and text.find("}") < 0
+
+
+def parse(ctx: Context, block: Block, label: str) -> Parsed | None:
     """The parts of a question; None (after reporting why) when its braces are wrong."""
     text = block.chars
     title = None
@@ -147,32 +153,32 @@ def parse(ctx: Context, block: Block, number: int) -> Parsed | None:
             text = text[end + 2:].strip()
     start, finish = text.find("{"), text.find("}")
     if start < 0 and finish < 0:
-        return Parsed(number, block, title, text, text[len(text):], None, None, text.anchor)
-    if not _braces_fit(ctx, text, start, finish, number):
+        return Parsed(label, block, title, text, text[len(text):], None, None, text.anchor)
+    if not _braces_fit(ctx, text, start, finish, label):
         return None
     answers = text[start + 1:finish].strip()
     general = None
     split = answers.rfind("####")
     if split >= 0:
         general, answers = answers[split + 4:], answers[:split].strip()
-    return Parsed(number, block, title, text[:start], text[finish + 1:], answers, general, text.offset(start))
+    return Parsed(label, block, title, text[:start], text[finish + 1:], answers, general, text.offset(start))
 
 
-def _braces_fit(ctx: Context, text: Chars, start: int, finish: int, number: int) -> bool:
+def _braces_fit(ctx: Context, text: Chars, start: int, finish: int, label: str) -> bool:
     """One `{` and one `}` after it, as Moodle needs them (braceerror); a second pair is text in Moodle."""
     escape = "write \\{ and \\} for braces that are part of the text"
     if finish < 0:
-        ctx.error("E901", f"the answers of question {number} are never closed: a {{ with no }}", text.offset(start),
+        ctx.error("E901", f"the answers of {label} are never closed: a {{ with no }}", text.offset(start),
                   "end the answers with }; a blank line ends a question in GIFT, so a blank line inside the "
                   f"answers cuts the question in two; {escape}")
     elif start < 0 or finish < start:
-        ctx.error("E901", f"question {number} has a }} with no {{ before it", text.offset(finish),
+        ctx.error("E901", f"{label} has a }} with no {{ before it", text.offset(finish),
                   f"open the answers with {{; {escape}")
     else:
         extra = min((i for i in (text.find("{", finish), text.find("}", finish + 1)) if i >= 0), default=-1)
         if extra < 0:
             return True
-        ctx.error("E902", f"question {number} has a second {text.text[extra]} after its answers: GIFT gives a "
+        ctx.error("E902", f"{label} has a second {text.text[extra]} after its answers: GIFT gives a "
                   "question one set of answers, and Moodle would show the rest as text", text.offset(extra),
                   f"make it a question of its own (a blank line before it), or {escape}")
     return False

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator
 
 from ...diagnostics import Log, SourceError
 from ...ids import slug
-from ...model import ModelError, Question, Quiz, Settings, Text, is_identifier
+from ...model import ModelError, Numbering, Question, Quiz, Settings, Text, is_identifier
 from ...textinput import decode
 from .kinds import BUILDERS
 from .lexer import Block, Locator, blocks
-from .parts import Context, idnumber, parse
+from .parts import Context, idnumber, is_description, parse
 from .texts import Texts
 
 READ_OPTIONS = ("log", "assets")
@@ -57,7 +57,7 @@ def read(data: str | bytes, *, source: str, log: Log | None = None,
     texts = Texts(log, assets)
     ctx = Context(Locator(text, source), log, texts, texts.problems)
     found = _Quiz()
-    number = 0
+    number, numbering = 0, Numbering()
     for block in blocks(text):
         if not block.chars.text:
             continue
@@ -65,7 +65,7 @@ def read(data: str | bytes, *, source: str, log: Log | None = None,
             _category(ctx, found, block)
             continue
         number += 1
-        question = _question(ctx, found, block, number)
+        question = _question(ctx, found, block, number, numbering.next(is_description(block)))
         if question is not None:
             found.questions.append(question)
     if not found.questions and not ctx.problems:
@@ -117,28 +117,29 @@ def _category_names(path: str) -> list[str]:
     return [name for name in names if name]
 
 
-def _question(ctx: Context, found: _Quiz, block: Block, number: int) -> Question | None:
-    """The question a block holds; None if it has a problem (reported) or the model cannot hold it (warned)."""
+def _question(ctx: Context, found: _Quiz, block: Block, number: int, label: str) -> Question | None:
+    """The question a block holds (the `number`-th of the file, named `label` in messages); None if it
+    has a problem (reported) or the model cannot hold it (warned)."""
     mark = len(ctx.problems)
-    parsed = parse(ctx, block, number)
+    parsed = parse(ctx, block, label)
     if parsed is None:
         return None
-    question_id = _id(ctx, found, block, number)
+    question_id = _id(ctx, found, block, number, label)
     try:
         question = BUILDERS[parsed.kind](ctx, parsed, question_id)
     except ModelError as exc:
-        ctx.error("E905", f"question {number} cannot be read: {str(exc).removeprefix(f'{question_id}: ')}",
+        ctx.error("E905", f"{label} cannot be read: {str(exc).removeprefix(f'{question_id}: ')}",
                   block.chars.anchor, "give it the answers its type needs")
         return None
     return question if len(ctx.problems) == mark else None
 
 
-def _id(ctx: Context, found: _Quiz, block: Block, number: int) -> str:
+def _id(ctx: Context, found: _Quiz, block: Block, number: int, label: str) -> str:
     """The question's id: its `[id:...]` when that is a usable id not taken yet, else q<number>."""
     wanted = idnumber(block)
     chosen = wanted if is_identifier(wanted) and wanted not in found.ids else f"q{number}"
     if wanted and chosen != wanted:
-        ctx.warn("W909", f"question {number}: its id number {wanted!r} is not kept (it is used twice, or is not an "
+        ctx.warn("W909", f"{label}: its id number {wanted!r} is not kept (it is used twice, or is not an "
                  f"id every output format takes); it is {chosen!r}", block.chars.anchor,
                  "use letters, digits, - and _ (starting with a letter), each id once")
     while chosen in found.ids:

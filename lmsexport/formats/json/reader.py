@@ -13,7 +13,7 @@ import json
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...markup import Sanitiser
-from ...model import MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Quiz, quiz_from_data
+from ...model import MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Numbering, Quiz, quiz_from_data
 from ...textinput import decode
 
 READ_OPTIONS = ("log",)
@@ -78,10 +78,12 @@ def _sanitise(quiz: dict, sanitiser: Sanitiser, source: str) -> None:
             for index, value in enumerate(node):
                 walk(value, question, f"{path}[{index}]")
 
+    numbering = Numbering()  # as `Quiz.label` will: questions, and text blocks apart
     for key, value in quiz.items():
         if key == "questions" and isinstance(value, list):
-            for number, question in enumerate(value, 1):
-                name = question.get("id") if isinstance(question, dict) else None
-                walk(question, f"question {number}" + (f" ({name})" if isinstance(name, str) else ""), "")
+            for question in value:
+                fields = question if isinstance(question, dict) else {}
+                name, label = fields.get("id"), numbering.next(fields.get("kind") == "description")
+                walk(question, label + (f" ({name})" if isinstance(name, str) else ""), "")
         else:
             walk(value, "the quiz", key)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import ID_LIMIT, slug
 from ...markup import Sanitiser
-from ...model import Asset, ModelError, Question, Quiz, Settings, Text, is_identifier
+from ...model import Asset, ModelError, Numbering, Question, Quiz, Settings, Text, is_identifier
 from .reader_files import link_files, old_image, unlinked
 from .reader_context import Head
 from .reader_kinds import KIND_READERS, in_lang
@@ -111,9 +111,11 @@ class MoodleReader:
     mentions: dict[str, int] = field(default_factory=dict)
     """The line where each asset is first shown: the quiz lists them in the file's order."""
     position: int = 0
-    """How many questions (categories aside) the file had so far: `question 4` is the fourth."""
+    """How many questions (categories aside) the file had so far: they give ids `q4`."""
+    numbering: Numbering = field(default_factory=Numbering)
+    """Names the questions as their author counts them (`Quiz.label`): descriptions are text blocks."""
     subject: str = "the bank"
-    """The question being read, as messages name it: `question 4 'Name'`."""
+    """The question being read, as messages name it: `question 4 'Name'`, `text block 1 'Intro'`."""
     question_id: str = ""
     """The id of the question being read: it names the folder of a file whose name is taken."""
     question_lang: str | None = None
@@ -143,7 +145,7 @@ class MoodleReader:
             self._category(node)
             return None
         self.position += 1
-        self.subject = f"question {self.position} {self.name(node)!r}"
+        self.subject = f"{self.numbering.next(kind == 'description')} {self.name(node)!r}"
         read_kind = _READERS.get(kind)
         if read_kind is None:
             return self._skip(node, *skipped_type(kind, SUPPORTED_TYPES))

@@ -33,7 +33,7 @@ from ...model import Asset, Pool, Question, Quiz, Text
 from .limits import FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
 from .rules import blank, category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
-from ...text import shorten, words
+from ...text import counted, shorten, words
 from ...xml import TEXT_LIMIT, element, number, sub, too_long
 from .scoring import grades
 from .writer_kinds import KIND_WRITERS
@@ -115,7 +115,7 @@ class _Bank:
 
     def _question(self, quiz: Quiz, question: Question, assets: dict[str, Asset]) -> Iterator:
         if question.kind not in KIND_WRITERS:
-            self.log.warn("W654", f"question {question.id} is of kind {question.kind!r}, which Moodle XML output "
+            self.log.warn("W654", f"{quiz.label(question)} is of kind {question.kind!r}, which Moodle XML output "
                           "does not support yet; it is left out", quiz.where(question))
             return
         qtype, write_kind = KIND_WRITERS[question.kind]
@@ -125,8 +125,8 @@ class _Bank:
         blanks = [(what, part) for what, part, text, shown in _answer_texts(question)
                   if blank(words(text) if shown == "plain" else out.fragment(text))]
         if blanks:
-            self.refusals.append(_blank_answers(question, blanks, quiz.where(question, blanks[0][1])))
-        elif self.fits(out.node, f"question {question.id}", quiz.where(question)):
+            self.refusals.append(_blank_answers(quiz.label(question), blanks, quiz.where(question, blanks[0][1])))
+        elif self.fits(out.node, quiz.label(question), quiz.where(question)):
             yield out.node
 
     def _pool(self, quiz: Quiz, pool: Pool, path: list[str], taken: set[str], assets: dict[str, Asset]) -> Iterator:
@@ -135,18 +135,20 @@ class _Bank:
         import cannot create: qformat_xml imports no `random` questions (format.php has no
         import for them, and Moodle 4.3+ keeps random slots in quiz settings, not the bank). So
         the teacher is told, in a warning and in the category's description, what to add."""
-        name = _unique(self.fit(pool.title or pool.id, quiz, f"the title of pool {pool.id}", category=True), taken)
-        worth = f", each worth {number(pool.points)} points" if pool.points is not None else ""
-        todo = (f"in the quiz, add {pool.draw} random question{'s' if pool.draw != 1 else ''} from the category "
+        name = _unique(self.fit(pool.title or pool.id, quiz, f"the title of pool {quiz.number(pool)}", category=True),
+                       taken)
+        worth = f", each worth {counted(pool.points, 'point')}" if pool.points is not None else ""
+        todo = (f"in the quiz, add {counted(pool.draw, 'random question')} from the category "
                 f"\"{' / '.join([*path, name])}\"{worth} (Questions > Add > a random question)")
-        self.log.warn("W662", f"pool {pool.id} draws {pool.draw} of {len(pool.questions)} questions per attempt; its "
-                      "questions go into a category of their own, but Moodle draws only through random questions "
-                      "in a quiz, which a question bank cannot hold", quiz.where(quiz.members(pool)[0]), todo)
+        self.log.warn("W662", f"{quiz.label(pool)} draws {pool.draw} of {counted(len(pool.questions), 'question')} "
+                      "per attempt; its questions go into a category of their own, but Moodle draws only through "
+                      "random questions in a quiz, which a question bank cannot hold", quiz.where(quiz.members(pool)[0]),
+                      todo)
         category = _category_switch([*path, name])
         sub(sub(category, "info", {"format": "html"}), "text",
             text=f"<p>{html.escape(todo[0].upper() + todo[1:], quote=False)}.</p>")
         sub(category, "idnumber", text=_idnumber(f"{_idnumber(quiz.id)}-{pool.id}"))
-        if self.fits(category, f"pool {pool.id}", quiz.where(quiz.members(pool)[0])):
+        if self.fits(category, quiz.label(pool), quiz.where(quiz.members(pool)[0])):
             yield category
         for question in quiz.members(pool):
             yield from self._question(quiz, question, assets)
@@ -204,11 +206,16 @@ class QuestionOut:
     def lang(self) -> str | None:
         return self.question.lang or self.quiz.lang
 
+    @property
+    def label(self) -> str:
+        """How messages name the question (`question 3`)."""
+        return self.quiz.label(self.question)
+
     def header(self, prompt: str | None = None, *, points: bool = True, penalty: float = PENALTY) -> None:
         """What import_headers() reads for every question type; `prompt` replaces the prompt's HTML."""
         question, quiz = self.question, self.quiz
         if question.title:
-            base = self.bank.fit(question.title, quiz, f"the title of question {question.id}", question)
+            base = self.bank.fit(question.title, quiz, f"the title of {self.label}", question)
         else:
             base = question_name(question.prompt, question.id)
         sub(sub(self.node, "name"), "text", text=_unique(base, self.bank.names))
@@ -260,7 +267,7 @@ class QuestionOut:
 
     def _refuse_image(self, asset: Asset) -> None:
         self.bank.refusals.append(Diagnostic(
-            "E006", f"question {self.question.id} shows the image {asset.path!r} of {len(asset.data):,} bytes; a "
+            "E006", f"{self.label} shows the image {asset.path!r} of {len(asset.data):,} bytes; a "
             f"Moodle XML file carries an image of {FILE_LIMIT:,} bytes at most (its base64 is one XML text, which "
             f"Moodle's importer refuses past {TEXT_LIMIT:,} bytes)", self.quiz.where(self.question, asset),
             "make the image smaller (scale it down, or save it as a compressed JPEG or WebP), or build QTI or SCORM, "
@@ -293,10 +300,10 @@ def _answer_texts(question: Question) -> Iterator[tuple[str, object, Text, str]]
         yield f"the right item of pair {pair.id}", pair, pair.right, "plain"
 
 
-def _blank_answers(question: Question, blanks: list[tuple[str, object]], span: SourceSpan) -> Diagnostic:
+def _blank_answers(label: str, blanks: list[tuple[str, object]], span: SourceSpan) -> Diagnostic:
     names = " and ".join(what for what, _ in blanks)
     return Diagnostic(
-        "E008", f"question {question.id}: {names} {'has' if len(blanks) == 1 else 'have'} no text, and Moodle's "
+        "E008", f"{label}: {names} {'has' if len(blanks) == 1 else 'have'} no text, and Moodle's "
         "importer drops an answer without text (the question would lose its grades, a pair or an item)",
         span, "write its text, or remove it")
 

@@ -19,6 +19,10 @@ class QuestionWriting(Protocol):
     def lang(self) -> str | None:
         """The question's language, else the quiz's."""
 
+    @property
+    def label(self) -> str:
+        """How messages name the question: `question 3` (`Quiz.label`)."""
+
     def header(self, prompt: str | None = None, *, points: bool = True, penalty: float = ...) -> None:
         """What import_headers() reads for every question type."""
 

@@ -19,7 +19,7 @@ from ...model import (
 from .rules import join_feedback, mark_language, nearest_grade
 from .scoring import ORDERING_GRADINGS, WRONG_TICK, grades
 from .writer_context import QuestionWriting
-from ...text import html_words, words
+from ...text import counted, html_words, words
 from ...xml import number, sub
 
 TRUE_FALSE_PENALTY = 1.0
@@ -156,9 +156,9 @@ def write_fill_blanks(out: QuestionWriting, question: FillBlanks) -> None:
                 f"each of the {len(question.gaps)} gaps earns its share of the points")
     weight = question.points / len(question.gaps)
     if weight < 1 or weight != int(weight):
-        out.warn("W658", f"question {question.id} is worth {number(question.points)} points over "
-                 f"{len(question.gaps)} gaps, but Moodle's Cloze gaps weigh whole marks: each gap weighs 1, so the "
-                 f"question is worth {len(question.gaps)} in Moodle (set its mark in the quiz)")
+        out.warn("W658", f"{out.label} is worth {counted(question.points, 'point')} over "
+                 f"{counted(len(question.gaps), 'gap')}, but Moodle's Cloze gaps weigh whole marks: each gap weighs 1, "
+                 f"so the question is worth {len(question.gaps)} in Moodle (set its mark in the quiz)")
         weight = 1
     parts = [moodlecloze.protect(Text(part).html()) if isinstance(part, str)  # the model's pieces are plain
              else _cloze_gap(out, part, int(weight)) for part in question.segments]
@@ -178,7 +178,7 @@ def _cloze_gap(out: QuestionWriting, gap: Gap, weight: int) -> str:
         return moodlecloze.write_gap(weight, kind, alternatives)
     if len(gap.choices) < 2:  # the model allows it; Moodle's MULTICHOICE needs two answers
         (choice,) = gap.choices
-        out.warn("W658", f"gap {gap.id} of question {out.question.id} is a drop-down with one choice, which Moodle "
+        out.warn("W658", f"gap {gap.id} of {out.label} is a drop-down with one choice, which Moodle "
                  "refuses; it is written as a typed gap accepting that choice", gap)
         return moodlecloze.write_gap(weight, "SHORTANSWER", [(100, words(choice.text), "")])
     kind = "MULTICHOICE_S" if out.quiz.settings.shuffle else "MULTICHOICE"
@@ -220,7 +220,7 @@ def _no_combined_feedback(out: QuestionWriting, qtype: str) -> None:
     question = out.question
     for field, text in (("correct", question.correct_feedback), ("incorrect", question.incorrect_feedback)):
         if text is not None:
-            out.warn("W656", f"question {question.id} has {field} feedback, but Moodle's {qtype} has no place for "
+            out.warn("W656", f"{out.label} has {field} feedback, but Moodle's {qtype} has no place for "
                      "it; it is left out (put it in the explanation, shown to everyone)")
 
 
@@ -249,7 +249,7 @@ def _grade(out: QuestionWriting, credit: float, what: str, answer: object) -> st
     """`credit` as a grade Moodle accepts (its list), with a warning when that changes it."""
     grade = nearest_grade(credit)
     if abs(grade - credit) >= 0.001:
-        out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %, which is not on "
+        out.warn("W655", f"answer {what} of {out.label} is worth {number(credit)} %, which is not on "
                  f"Moodle's grade list; it is written as {number(grade)} %", answer)
     return number(grade)
 
@@ -257,7 +257,7 @@ def _grade(out: QuestionWriting, credit: float, what: str, answer: object) -> st
 def _whole(out: QuestionWriting, credit: float, what: str, answer: object) -> float:
     """A Cloze answer's credit in whole percent (older Moodle Cloze parsers read `%(-?[0-9]+)%` only)."""
     if credit != round(credit):
-        out.warn("W655", f"answer {what} of question {out.question.id} is worth {number(credit)} %; Cloze answers "
+        out.warn("W655", f"answer {what} of {out.label} is worth {number(credit)} %; Cloze answers "
                  f"are written in whole percent, so it is worth {round(credit)} %", answer)
     return float(round(credit))
 
@@ -268,7 +268,7 @@ def _plain(out: QuestionWriting, text: Text, pair: object | None) -> str:
         return text.value
     shown = html_words(text.value)
     if Text(shown).html() != text.value or "\\(" in shown or "\\[" in shown:
-        out.warn("W657", f"the matching item {shown!r} of question {out.question.id} has formatting, an image or "
+        out.warn("W657", f"the matching item {shown!r} of {out.label} has formatting, an image or "
                  "math, but Moodle shows right-hand items as plain text; it is written as its words", pair)
     return shown
 
@@ -295,7 +295,7 @@ def _warn_unequal_shares(out: QuestionWriting, question: MultipleChoice, percent
         total = sum(shares.values())
         wrong = [number(-p) for p, choice in zip(percents, question.choices, strict=True) if not choice.correct]
         cost = f"; each wrong tick costs {wrong[0]} %" if wrong else ""
-        out.warn("W651", f"question {question.id} has {total} right options and Moodle's grade list has no "
+        out.warn("W651", f"{out.label} has {total} right options and Moodle's grade list has no "
                  f"100/{total} %, so they are not worth the same: {split} (in option order){cost}")
 
 
@@ -304,6 +304,6 @@ def _cannot(out: QuestionWriting, feature: str, instead: str) -> None:
     (nothing to say when both policies score the question alike)."""
     if not out.question.scoring_matters:
         return
-    out.warn("W661", f"question {out.question.id}: Moodle XML cannot score {feature}; the learner gets partial "
+    out.warn("W661", f"{out.label}: Moodle XML cannot score {feature}; the learner gets partial "
              f"credit instead: {instead}")
 

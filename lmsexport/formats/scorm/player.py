@@ -19,7 +19,7 @@ import functools
 from importlib import resources
 
 from ...diagnostics import Log
-from ...interface import Words, counted_key, fallback, language_name, number_format
+from ...interface import Words, counted_key, number_format, player_keys, warn_fallback
 from ...model import Quiz
 from .limits import DESCRIPTION_LIMIT
 from .player_kinds import compact, interaction_id, question_data
@@ -61,7 +61,7 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
         "pending": pending or None,
         "feedback": quiz.settings.feedback,
         "timeLimit": quiz.settings.time_limit,
-        "messages": {key: text for key, text in words.messages.items() if not counted_key(key)},
+        "messages": {key: words.messages[key] for key in player_keys() if not counted_key(key)},
         "numberFormat": number_format(quiz.lang),
         "questions": [_with_points(question_data(quiz, question, version, texts), question, words)
                       for question in quiz.questions],
@@ -73,12 +73,7 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
 def _words(quiz: Quiz, log: Log) -> Words:
     """The interface text of the quiz's page; W610 when the player has none in its language."""
     words = Words(quiz.lang, dict(quiz.settings.messages))
-    other = fallback(quiz.lang)
-    if other is not None and not words.complete:
-        log.warn("W610", f"the player has no interface text in {language_name(quiz.lang)}, so it shows its "
-                 f"buttons and messages in {language_name(other)}", quiz.where(),
-                 "give the quiz a messages: file with the player's words in its language (docs/formats/scorm.md "
-                 "lists the keys), or set lang: to a language the player speaks")
+    warn_fallback(log, words, quiz.where(), "the player", "buttons and messages")
     return words
 
 

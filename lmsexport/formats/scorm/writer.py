@@ -53,7 +53,7 @@ def _options_limit(quiz: Quiz, log: Log) -> None:
     """What an LMS records of a choice: 36 options (SCORM 1.2 CMIFeedback, SCORM 2004 SPM)."""
     for question in quiz.questions:
         if isinstance(question, MultipleChoice) and len(question.choices) > OPTIONS_LIMIT:
-            log.warn("W609", f"{question.id} has {len(question.choices)} options; SCORM 1.2 can record only "
+            log.warn("W609", f"{quiz.label(question)} has {len(question.choices)} options; SCORM 1.2 can record only "
                      f"{OPTIONS_LIMIT} (one character each, 0-9 and a-z) and a SCORM 2004 LMS need record no more, "
                      "so the LMS may refuse the answer given (the player still scores it)", quiz.where(question),
                      f"split it into questions of {OPTIONS_LIMIT} options or fewer")
@@ -65,7 +65,7 @@ def _pass_mark(quiz: Quiz, log: Log) -> float | None:
     if mark is None or not player.pending_grading(quiz):
         return mark
     essays = [question for question in quiz.questions if not question.scored and question.kind != "description"]
-    log.warn("W603", f"{essays[0].id} is an essay, which the player cannot mark: the package reports the score of "
+    log.warn("W603", f"{quiz.label(essays[0])} is an essay, which the player cannot mark: the package reports the score of "
              "the other questions and leaves pass or fail to the teacher, so it carries no pass mark "
              f"({number(mark)}%)",
              quiz.where(essays[0]), "grade the essays in the LMS and set pass or fail there, or build QTI or Moodle "
@@ -78,7 +78,7 @@ def _gap_limit(quiz: Quiz, log: Log) -> None:
     for question in quiz.questions:
         gaps = question.gaps if isinstance(question, FillBlanks) else ()
         if len(gaps) > GAP_LIMIT:
-            log.warn("W604", f"{question.id} has {len(gaps)} blanks; a SCORM 2004 fill-in interaction records "
+            log.warn("W604", f"{quiz.label(question)} has {len(gaps)} blanks; a SCORM 2004 fill-in interaction records "
                      f"{GAP_LIMIT}, so the LMS sees the answers to the first {GAP_LIMIT} (the score counts every "
                      "blank)",
                      quiz.where(question), f"split the text into questions of {GAP_LIMIT} blanks or fewer")

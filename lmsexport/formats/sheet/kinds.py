@@ -97,7 +97,7 @@ def _keys(reader: RowReader, options) -> list[str] | None:
     if keys is not None and (len(keys) <= len(filled) or not correct.text.isalpha()):
         wrong = ", ".join(key for key in keys if key not in filled)
         reader.error("E980", f"correct names {wrong}, but {reader.name} has options a to {filled[-1]}", "correct",
-                     "write the letter(s) of the right option(s), from the option columns' names")
+                     "write the letter of each right option, from the option columns' names")
     else:
         reader.error("E980", f"correct holds {correct.text!r}, which is no option's letter nor an option's text",
                      "correct", "write the letter of the right option (b), several for multiple response (a, c), "

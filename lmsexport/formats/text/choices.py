@@ -13,6 +13,7 @@ import re
 
 from ...ids import letters
 from ...model import Choice, MultipleChoice
+from ...text import counted
 from .syntax import fold
 
 _KEY_TOKEN = re.compile(r"(?P<number>\d+)[.):-]?(?P<letters>[A-Za-z]+)\Z")
@@ -34,13 +35,13 @@ def apply_key(parser) -> None:
 def _apply_token(parser, by_number: dict, line: int, column: int, token: str) -> None:
     match = _KEY_TOKEN.match(token)
     if not match:
-        parser.error("E304", f"{token!r} is not an answer: write the question number, then the letter(s)",
+        parser.error("E304", f"{token!r} is not an answer: write the question number, then the letter of each right option",
                      line, column, "for example Answers: 1a 2b 3ac", len(token))
         return
     draft = by_number.get(int(match["number"]))
     if draft is None:
         parser.error("E302", f"the answer key names question {match['number']}, but the quiz has "
-                     f"{len(by_number)} question(s)", line, column,
+                     f"{counted(len(by_number), 'question')}", line, column,
                      "questions are counted in order from 1; remove or correct this answer", len(token))
         return
     if draft.key is not None:
@@ -55,7 +56,7 @@ def _apply_token(parser, by_number: dict, line: int, column: int, token: str) ->
         index = ord(letter) - ord("a")
         if index >= len(draft.options):
             parser.error("E303", f"the answer key names option {letter} of question {draft.number}, "
-                         f"which has {len(draft.options)} option(s)", line, column,
+                         f"which has {counted(len(draft.options), 'option')}", line, column,
                          "options are lettered in order from a", len(token))
             continue
         chosen.add(index)

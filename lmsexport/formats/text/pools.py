@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import SourceSpan
 from ...model import Pool, Question
 from ...settings import KEYS as HEADER_KEYS
+from ...text import counted
 
 POOL_ATTRIBUTES = ("draw", "points", "shuffle", "id")
 """The `@name: value` lines between `Pool:` and a pool's first question."""
@@ -179,7 +180,7 @@ def _apply_points(parser, pool: PoolDraft, points: float, drafts) -> None:
         except ValueError:
             continue  # the question's own attribute reports its bad value
         if not same:
-            parser.error("E244", f"{draft.name} is worth {own[2]} points, but {pool.name} gives each of its "
+            parser.error("E244", f"{draft.name} is worth {counted(float(own[2]), 'point')}, but {pool.name} gives each of its "
                          f"questions {points:g}", own[0], own[1],
                          "delete the question's @points (or make it the pool's), or move the question out of "
                          "the pool: every question a pool draws from is worth the same", max(1, len(own[2])))

@@ -196,7 +196,7 @@ class Parser:
         elif not self.after_key:
             self.after_key = True
             self.error("E306", "the answer key must come after the last question", number,
-                       hint="move the Answers: line(s) to the end of the file")
+                       hint="move the Answers: lines to the end of the file")
 
     def _preamble(self, line: str, kind: str) -> None:
         if kind == "blank":

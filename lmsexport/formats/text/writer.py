@@ -151,19 +151,18 @@ class _Writer:
         return " ".join(f"-{code}" for code in kept)
 
     def _questions(self) -> list[list[str]]:
-        written, counts = [], Counter()
+        written = []
         starts = {pool.questions[0]: (number, pool) for number, pool in enumerate(self.quiz.pools, 1)}
         ends = {pool.questions[-1] for pool in self.quiz.pools}
         for question in self.quiz.questions:
             if question.id in starts:
                 written.append(self._pool_head(*starts[question.id]))
-            block = question.kind == "description"
-            counts[block] += 1
-            self.label = f"{'text block' if block else 'question'} {counts[block]}"
+            block, number = question.kind == "description", self.quiz.number(question)
+            self.label = self.quiz.label(question)  # the reader's words for it, so a warning names it as it will
             self.span = question.source or self.where
-            numbered = f"{'t' if block else 'q'}{counts[block]}"
+            numbered = f"{'t' if block else 'q'}{number}"
             shown = len(self.encoder.images)
-            written.append(self._question(question, None if block else counts[block], numbered))
+            written.append(self._question(question, None if block else number, numbered))
             for code, feature, instead in self.encoder.drain():
                 self.lost(code, feature, instead)
             self._missing_images(list(self.encoder.images)[shown:])

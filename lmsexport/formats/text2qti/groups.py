@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from ...diagnostics import SourceSpan
 from ...model import Pool, Question
+from ...text import counted
 from .drafts import QuestionDraft
 from .lines import Element
 
@@ -113,7 +114,7 @@ def _checked(reader, group: Group, members: list[Question], pick: int) -> bool:
                      "give them the same Points:, or none (the group's points per question is what counts)")
         return False
     if len(members) < pick:
-        reader.error("E962", f"the GROUP holds {len(members)} question(s) but picks {pick}", group.start,
+        reader.error("E962", f"the GROUP holds {counted(len(members), 'question')} but picks {pick}", group.start,
                      f"pick {len(members)} or fewer, or add questions to the group" if members else
                      "put questions between GROUP and END_GROUP, or remove the group")
         return False

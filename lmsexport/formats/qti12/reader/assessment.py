@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from ....diagnostics import Log, SourceSpan
 from ....ids import slug
-from ....model import ModelError, Pool, Question, is_identifier, is_language_tag
+from ....model import ModelError, Numbering, Pool, Question, is_identifier, is_language_tag
+from ....text import counted
 from . import processing
-from .items import Item, Skip
+from .items import Item, Skip, text_only
 from .kinds import read_question
 from .package import Document
 from .text import Emptied, TextReader, local
@@ -48,6 +49,8 @@ class Questions:
         self.log = Log()
         """The warnings of reading the questions, in the order of the file (skipped questions included)."""
         self.position = 0
+        self.numbering = Numbering()
+        """Names the items as an author counts them (`Quiz.label`): questions, and text blocks apart."""
         self.taken: set[str] = set()
         """The question ids given so far (to skipped questions too, whose warnings name them)."""
         self.bank_items = {node.get("ident", ""): (bank, node) for bank in banks
@@ -132,41 +135,43 @@ class Questions:
 
     def _group_warning(self, document: Document, section, group: Group, bank: str | None, count: int) -> None:
         span = self._span(document, section)
-        each = f", {_points(group.points)} each" if group.points is not None else ""
+        each = f", {counted(group.points, 'point')} each" if group.points is not None else ""
         if count:
             self.log.warn("W873", f"the question group {group.title!r} draws {group.draws} of its {count} questions "
                           f"on each attempt{each}, but a text block is among them, which a pool cannot hold, so all {count} "
                           "are read as questions of the quiz", span, "make the group again in the LMS you import into")
         elif bank is not None:
-            self.log.warn("W873", f"the question group {group.title!r} draws {group.draws} questions from the question "
-                          f"bank {bank!r}, which the package does not hold, so nothing is read for it", span,
+            self.log.warn("W873", f"the question group {group.title!r} draws {counted(group.draws, 'question')} from "
+                          f"the question bank {bank!r}, which the package does not hold, so nothing is read for it", span,
                           "export the course with its question banks, or add the questions to the quiz")
 
     def _item(self, document: Document, node, group: Group | None) -> None:
         self.position += 1
         span = self._span(document, node)
-        question_id = self._id(node.get("ident", ""), span)
+        ident = node.get("ident", "")
+        name = self.numbering.next(text_only(node)) + (f" (item {ident!r})" if ident else "")
+        question_id = self._id(ident, span, name)
         lang = node.get(_LANG)
         own = lang if lang and lang != self.lang and is_language_tag(lang) else None
-        item = Item(node, question_id, own, self.lang, span, self.texts[document.path], self.log,
+        item = Item(node, question_id, name, own, self.lang, span, self.texts[document.path], self.log,
                     None if group is None else group.points)
         try:
             question = read_question(item)
         except Skip as skip:
-            self.log.warn(skip.code, f"question {question_id} is left out: {skip}", span, skip.hint)
+            self.log.warn(skip.code, f"{name} is left out: {skip}", span, skip.hint)
             return
         except Emptied as emptied:
-            self.log.warn("W872", f"question {question_id} is left out: {emptied}", span,
+            self.log.warn("W872", f"{name} is left out: {emptied}", span,
                           "write the text itself: lmsexport keeps no scripts, frames or other unsafe HTML")
             return
         except ModelError as exc:
-            self.log.warn("W872", f"question {question_id} is left out: {exc}", span,
+            self.log.warn("W872", f"{name} is left out: {exc}", span,
                           "check the question in the source LMS")
             return
         item.left_out_feedback()
         self.questions.append(question)
 
-    def _id(self, ident: str, span: SourceSpan) -> str:
+    def _id(self, ident: str, span: SourceSpan, name: str) -> str:
         """The question id: the item ident (without the `<quiz id>-` lmsexport's writer puts before
         it), else its position; made unique in the quiz."""
         own = ident.removeprefix(f"{self.quiz_id}-")
@@ -177,17 +182,13 @@ class Questions:
         unique = next(f"{question_id}-{n}" for n in range(2, len(self.taken) + 3)
                       if f"{question_id}-{n}" not in self.taken)
         self.taken.add(unique)
-        self.log.warn("W878", f"question {unique}: the item ident {ident!r} is also an earlier question's, so this one "
-                      f"is read as {unique}", span, "give each question its own ident (Canvas keeps one of them)")
+        self.log.warn("W878", f"{name}: its ident is also an earlier question's, so this one is read as {unique}",
+                      span, "give each question its own ident (Canvas keeps one of them)")
         return unique
 
     def _span(self, document: Document, node) -> SourceSpan:
         where = f"{self.source}!{document.path}" if document.path else self.source
         return SourceSpan(where, node.sourceline or 0)
-
-
-def _points(points: float) -> str:
-    return f"{points:g} point" + ("" if points == 1 else "s")
 
 
 def _child_number(node, name: str) -> float | None:

@@ -18,7 +18,7 @@ from ....model import Choice, Matching, MatchPair, MultipleChoice, OrderItem, Or
 from . import processing
 from .items import Item, Skip, common, span
 from .text import local
-from ....text import words
+from ....text import counted, words
 
 
 def read_choice(item: Item, meta: dict[str, str], declared: str | None) -> Question:
@@ -67,8 +67,9 @@ def _options(item: Item, lid, response: str, right: set[str]) -> list[Choice]:
                                     correct=ident in right, feedback=feedback, source=span(item, label))))
     kept = [choice for ident, choice in found if ident in right or not _blank(choice.text)]
     if len(kept) < len(found) and len(kept) >= 2:
-        item.warn("W875", f"{len(found) - len(kept)} wrong option(s) with nothing to show are left out (Canvas shows "
-                  "them as empty options)", "delete empty answers in the source LMS")
+        left = len(found) - len(kept)
+        item.warn("W875", f"{counted(left, 'wrong option')} with nothing to show {'is' if left == 1 else 'are'} left "
+                  "out (Canvas shows empty options)", "delete empty answers in the source LMS")
         found = [(None, choice) for choice in kept]
     return [dataclasses.replace(choice, id=letters(n)) for n, (_, choice) in enumerate(found)]
 
@@ -150,8 +151,9 @@ def _without_blank_pairs(item: Item, pairs: list[MatchPair], matched: list[str])
     kept = [n for n, pair in enumerate(pairs) if not (_blank(pair.left) and _blank(pair.right))]
     if len(kept) == len(pairs) or len(kept) < 2:
         return pairs, matched
-    item.warn("W875", f"{len(pairs) - len(kept)} pair(s) with nothing to show on either side are left out (Canvas "
-              "shows them as empty rows)", "delete empty pairs in the source LMS")
+    left = len(pairs) - len(kept)
+    item.warn("W875", f"{counted(left, 'pair')} with nothing to show on either side {'is' if left == 1 else 'are'} "
+              "left out (Canvas shows empty rows)", "delete empty pairs in the source LMS")
     return [dataclasses.replace(pairs[n], id=letters(i)) for i, n in enumerate(kept)], [matched[n] for n in kept]
 
 

@@ -57,6 +57,8 @@ class Item:
 
     node: object
     id: str
+    name: str
+    """How messages name it: `question 3 (item 'g5b2')`, by its place among the file's items."""
     lang: str | None
     """The question's own language, when it is not the quiz's."""
     quiz_lang: str | None
@@ -75,7 +77,7 @@ class Item:
 
     @property
     def where(self) -> Where:
-        return Where(self.log, f"question {self.id}", self.span)
+        return Where(self.log, self.name, self.span)
 
     def warn(self, code: str, message: str, hint: str = "") -> None:
         self.where.warn(code, message, hint)
@@ -128,6 +130,15 @@ class Item:
 def span(item: Item, node) -> SourceSpan:
     """Where a part of the item (an option, a pair, an answer) is written."""
     return SourceSpan(item.span.source, node.sourceline or item.span.line)
+
+
+def text_only(item) -> bool:
+    """Whether an item is a text block: Canvas's text_only_question, or, without a question_type
+    (Blackboard, WebCT), an item with nothing to answer."""
+    declared = metadata(item).get(names.QUESTION_TYPE)
+    if declared is not None:
+        return declared == names.TEXT_ONLY
+    return not any(local(node).startswith("response_") for node in item.iter())
 
 
 def metadata(item) -> dict[str, str]:

@@ -88,7 +88,7 @@ def _refusals(quiz: Quiz, root, placed: list, settings) -> list[Diagnostic]:
     refusals: list[Diagnostic] = []
     if too_long(root) is not None:
         for item, question in placed:
-            _refuse_long(item, f"question {question.id}", quiz.where(question), refusals)
+            _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
         if not refusals:
             _refuse_long(root, "the quiz", quiz.where(), refusals)
     if not refusals:

@@ -65,7 +65,7 @@ def pool_section(parent, quiz: Quiz, pool: Pool, notes: Notes):
     points = names.decimal(_each(pool, members, notes))
     sub(sub(selection, "qti12:selection_extension"), "qti12:points_per_item", text=points)
     if not pool.shuffle and pool.draw > 1:
-        notes.warn(members[0], "W866", f"pool {pool.id} keeps its questions in order, but a Canvas question group "
+        notes.warn(members[0], "W866", f"{notes.label(pool)} keeps its questions in order, but a Canvas question group "
                    "shows the questions it draws in a random order", "nothing to do unless the order matters; then "
                    "make the questions fixed ones")
     return section
@@ -78,7 +78,7 @@ def _each(pool: Pool, members, notes: Notes) -> float:
     if pool.points is not None or len(points) == 1:
         return pool.points if pool.points is not None else points[0]
     mean = sum(question.points for question in members) / len(members)
-    notes.warn(members[0], "W865", f"the questions of pool {pool.id} are worth {names.decimal(points[0])} to "
+    notes.warn(members[0], "W865", f"the questions of {notes.label(pool)} are worth {names.decimal(points[0])} to "
                f"{names.decimal(points[-1])} points, but a Canvas question group gives every question it draws one "
                f"value: {names.decimal(mean)}, their mean", "give the pool's questions one value (@points on the pool)")
     return mean

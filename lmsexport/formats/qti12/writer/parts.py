@@ -22,6 +22,8 @@ class Notes:
         spans = [question.source for question in quiz.questions if question.source]
         self.where = SourceSpan(spans[0].source) if spans else SourceSpan(quiz.id)
         self.log = Log()
+        self.label = quiz.label
+        """How messages name a question: `question 3` (model.Quiz.label)."""
 
     def warn(self, question: Question | None, code: str, message: str, hint: str = "", part: object | None = None) -> None:
         """A warning about `question` (or the quiz), pointing at `part` (an answer, a gap) where it has a place."""
@@ -54,7 +56,7 @@ class Context:
                       f"{instead}", "score it partially, or regrade the question in Canvas")
 
     def warn(self, code: str, message: str, hint: str = "", part: object | None = None) -> None:
-        self.notes.warn(self.question, code, f"question {self.question.id}: {message}", hint, part)
+        self.notes.warn(self.question, code, f"{self.notes.label(self.question)}: {message}", hint, part)
 
     def right(self, scoring) -> None:
         """Show the question's feedback for a right answer where the answer is scored right."""

@@ -116,7 +116,7 @@ class TextWriter:
         return "".join(lead) or None
 
     def _warn(self, code: str, message: str, hint: str = "") -> None:
-        subject = f"question {self.question.id}: " if self.question else "the quiz description: "
+        subject = f"{self.notes.label(self.question)}: " if self.question else "the quiz description: "
         self.notes.warn(self.question, code, subject + message, hint)
 
 

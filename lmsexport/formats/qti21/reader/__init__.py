@@ -28,7 +28,7 @@ from .. import names
 from ....archive import read_zip
 from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....ids import ID_LIMIT, slug
-from ....model import TIME_LIMIT_MAX, ModelError, Quiz, Settings, Text, is_identifier
+from ....model import TIME_LIMIT_MAX, ModelError, Numbering, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
 from .items import Item, interactions_of, read_question
@@ -124,10 +124,11 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
     refs = _test_refs(test_path, test, source) if test is not None else _manifest_refs(manifest)
     tags = _resource_tags(manifest)
     questions, roots, problems, skipped, assets, pooled = [], [], [], [], {}, []
-    for number, ref in enumerate(refs, 1):
+    numbering = Numbering()
+    for ref in refs:
         try:
             question, root = _read_item(files, source, ref, quiz_id, lang, tags.get(ref.path, ()), assets, log=log,
-                                        number=number)
+                                        numbering=numbering)
         except _Skipped as exc:
             skipped.append(exc.diagnostic)
             continue
@@ -198,7 +199,7 @@ class _Skipped(Exception):
 
 
 def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, tags: tuple[str, ...], assets: dict,
-               *, log: Log, number: int):
+               *, log: Log, numbering: Numbering):
     """The item's question and root; SourceError for what refuses the package, _Skipped for an item
     the model cannot hold or that cannot be read as written (its images are not kept)."""
     if ref.path not in files:
@@ -208,7 +209,7 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
     root = _parse(files[ref.path], where)
     identifier = (ref.identifier or root.get("identifier", "")).removeprefix(f"{quiz_id}-")
     span = SourceSpan(where, root.sourceline or 0)
-    subject = f"question {number} (item {root.get('identifier', identifier)!r})"
+    subject = f"{numbering.next(not interactions_of(root))} (item {root.get('identifier', identifier)!r})"
     found = dict(assets)
     item = Item(_identifier(identifier, "q"), lang, span, TextReader(ref.path, files, assets, log=log,
                                                                      subject=subject, span=span), ref.weight, tags, log)

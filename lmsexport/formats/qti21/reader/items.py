@@ -98,7 +98,7 @@ def _scored(root, question: Question, item: Item) -> Question:
         return question
     found, instead = policy(root, question)
     if instead is not None:
-        item.log.warn("W821", f"question {question.id}: the QTI item scores {instead}, which is neither of "
+        item.log.warn("W821", f"{item.reader.subject}: it scores {instead}, which is neither of "
                       f"lmsexport's scoring policies; it is read as {found}", item.span,
                       "every output scores it by that policy (docs/scoring.md); give the question the policy you "
                       "want (in a quiz text, @scoring)")
@@ -180,7 +180,7 @@ def _choice(root, interactions, common: dict, feedback: Feedback, reader: TextRe
         return TrueFalse(**common, prompt=prompt, answer=names.TRUE in correct)
     shown = feedback.per_answer(lambda test: picked(test, response)) | feedback.echoed_choices(ids)
     if (correct | set(shown)) - set(ids):
-        raise Unreadable(f"no option has the identifier(s) {', '.join(sorted((correct | set(shown)) - set(ids)))}",
+        raise Unreadable(f"no option is identified as {', '.join(sorted((correct | set(shown)) - set(ids)))}",
                          interaction)
     choices = tuple(Choice(id=i, text=reader.text(node), correct=i in correct, feedback=shown.get(i))
                     for i, node in zip(ids, nodes, strict=True))

@@ -64,7 +64,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets, advise_canvas)
         written = put(names.item_path(question.id), root, holders)
-        _refuse_long(root, written, f"question {question.id}", quiz.where(question), refusals)
+        _refuse_long(root, written, quiz.label(question), quiz.where(question), refusals)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
     test_size = put(names.TEST_PATH, test, holders)
@@ -94,7 +94,7 @@ def _item(quiz: Quiz, question: Question, log: Log, assets: dict,
     text = TextWriter(log, quiz.where(question), assets)
     points = text.number(question.points, "points")
     context = kinds.Context(question, points, quiz.settings.shuffle, quiz.lang, text, quiz.scoring_of(question),
-                            advise_canvas)
+                            quiz.label(question), advise_canvas)
     parts = _KINDS[question.kind](context)
     title = question.title or default_title(question.prompt, question.id)
     root = _item_root(question.lang or quiz.lang)
@@ -105,7 +105,7 @@ def _item(quiz: Quiz, question: Question, log: Log, assets: dict,
         root.append(float_outcome(names.SCORE, "0", points if question.points > 0 else None))
         root.append(float_outcome(names.MAXSCORE, points))
     root.extend(parts.outcomes)
-    feedback = parts.feedback + _question_feedback(question, parts, text)
+    feedback = parts.feedback + _question_feedback(question, context.label, parts, text)
     if feedback:
         root.append(feedback_outcome())
     body = sub(root, "qti:itemBody")
@@ -145,13 +145,13 @@ def _modal_feedback(identifier: str):
              x("div"))
 
 
-def _question_feedback(question: Question, parts: kinds.Parts, text: TextWriter) -> list:
+def _question_feedback(question: Question, label: str, parts: kinds.Parts, text: TextWriter) -> list:
     """Right / wrong feedback (full marks or not: SCORE >= MAXSCORE) and the explanation (always)."""
     shown = []
     right_wrong = [(names.CORRECT_FEEDBACK, question.correct_feedback),
                    (names.INCORRECT_FEEDBACK, question.incorrect_feedback)]
     if parts.scoring is None and any(text for _, text in right_wrong):
-        text.warn("W806", f"question {question.id} is not scored automatically, so its feedback for right "
+        text.warn("W806", f"{label} is not scored automatically, so its feedback for right "
                   "and wrong answers is left out", "use the explanation (>) for what every learner should read")
     elif any(text for _, text in right_wrong):
         branches = [(full_marks(), [show(names.CORRECT_FEEDBACK)] if question.correct_feedback else [])]

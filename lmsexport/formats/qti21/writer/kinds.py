@@ -43,6 +43,8 @@ class Context:
     """Writes its texts and numbers, and its warnings."""
     scoring: str
     """The policy the question is scored by (model.Quiz.scoring_of)."""
+    label: str
+    """How messages name the question: `question 3` (model.Quiz.label)."""
     advise_canvas: bool = True
     """Warn where Canvas imports the item as less than it is (W803, W807, W809-W811): not when the
     same build writes the Canvas package (`--format canvas`), which carries those kinds."""
@@ -85,7 +87,7 @@ def write_multiple_choice(context: Context) -> Parts:
     question: MultipleChoice = context.question
     if question.multiple_response and len(question.correct_choices) == 1:
         # Canvas picks the type from the number of correct options (choice_interaction.rb set_question_type).
-        context.canvas_advice("W803", f"question {question.id} has checkboxes but one correct option: Canvas "
+        context.canvas_advice("W803", f"{context.label} has checkboxes but one correct option: Canvas "
                           "imports it as a multiple-choice (radio button) question", "mark a second option correct, "
                           "or change its type in Canvas after the import; QTI engines keep the checkboxes")
     return _choices(context, question.choices, question.multiple_response)
@@ -185,7 +187,7 @@ def write_ordering(context: Context) -> Parts:
     counts the items in their right place (`index` picks the response's n-th item; NULL, no
     match, when the response is shorter), and SCORE is that share of MAXSCORE."""
     question: Ordering = context.question
-    context.canvas_advice("W809", f"question {question.id} is an ordering question: Canvas imports QTI 2.1 "
+    context.canvas_advice("W809", f"{context.label} is an ordering question: Canvas imports QTI 2.1 "
                       "orderInteraction as an error question (\"No question type used\")",
                       "for Canvas, build --format canvas, which writes it as a matching of items to positions; "
                       "QTI engines keep the ordering")
@@ -214,8 +216,8 @@ def _placed(position: int, item_id: str):
 def write_description(context: Context) -> Parts:
     """A text block: an item with no interaction, no response and no score (QTI 2.1 allows it)."""
     assert isinstance(context.question, Description)
-    context.canvas_advice("W810", f"question {context.question.id} is a text block: Canvas imports a QTI 2.1 item "
-                      "without an interaction as an error question (\"No question type used\")",
+    context.canvas_advice("W810", f"{context.label}: Canvas imports a QTI 2.1 item without an "
+                      "interaction (a text block) as an error question (\"No question type used\")",
                       "for Canvas, build --format canvas, which writes it as a text-only question; QTI engines show it")
     return Parts(solution=False)
 

@@ -94,7 +94,7 @@ def _pool_section(parent, quiz: Quiz, pool: Pool, log: Log, advise_canvas: bool)
     sub(section, "qti:selection", {"select": str(pool.draw)})
     sub(section, "qti:ordering", {"shuffle": "true" if pool.shuffle else "false"})
     if advise_canvas and pool.shuffle and not quiz.settings.shuffle:
-        log.warn("W813", f"pool {pool.id} shuffles its questions: Canvas reads a shuffled section as \"shuffle "
+        log.warn("W813", f"{quiz.label(pool)} shuffles its questions: Canvas reads a shuffled section as \"shuffle "
                  "answers\" for the whole quiz", quiz.where(pool), "for Canvas, build --format canvas (a question "
                  "group draws in a random order anyway); QTI engines shuffle only the pool")
     for question in quiz.members(pool):

@@ -44,7 +44,7 @@ def write_numeric(context: Context) -> Parts:
     """`equal` with toleranceMode absolute (or exact), the answers tried in order."""
     question: Numeric = context.question
     if any(answer.tolerance for answer in question.answers):
-        context.canvas_advice("W811", f"question {question.id} accepts numbers within a tolerance: Canvas imports "
+        context.canvas_advice("W811", f"{context.label} accepts numbers within a tolerance: Canvas imports "
                           "the QTI 2.1 item as a typed answer compared as text, so only the exact number is right",
                           "for Canvas, build --format canvas, which keeps the tolerance; QTI engines keep it too")
     written = [(context.text.number(a.value, "an answer", a),
@@ -67,7 +67,7 @@ def _number_entry(context: Context, question: Numeric):
     entry = _text_entry(names.RESPONSE)
     if question.unit is None:
         return x("div", None, entry)
-    context.text.warn("W812", f"question {question.id}: QTI 2.1 has no units: {question.unit} is shown after the "
+    context.text.warn("W812", f"{context.label}: QTI 2.1 has no units: {question.unit} is shown after the "
                       "answer box, and learners type the number alone (a response with the unit is no number to a "
                       "QTI engine)", "say so in the question if learners may not expect it; Moodle XML and SCORM "
                       "packages take the number with or without its unit")
@@ -94,7 +94,7 @@ def write_fill_blanks(context: Context) -> Parts:
     if len(parts.interactions) > 1:
         # Canvas guesses the type from the first interaction it finds: textEntry wins, and each
         # gap's correctResponse becomes its accepted text (fill_in_the_blank.rb process_text_entry).
-        context.canvas_advice("W807", f"question {question.id} mixes typed and drop-down gaps: Canvas classic "
+        context.canvas_advice("W807", f"{context.label} mixes typed and drop-down gaps: Canvas classic "
                           "quizzes import every gap as typed, a drop-down keyed by its choice's identifier",
                           "for Canvas, build --format canvas, or make every gap typed or every gap a drop-down; "
                           "QTI engines keep both")

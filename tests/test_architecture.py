@@ -63,7 +63,7 @@ def _format_of(module: str) -> str | None:
 
 def _layer(module: str) -> str:
     parts = module.split(".")
-    if module in ("lmsexport", "lmsexport.cli", "lmsexport.__main__"):
+    if module in ("lmsexport", "lmsexport.__main__") or parts[:2] == ["lmsexport", "cli"]:
         return "top"
     if len(parts) > 1 and parts[1] in ("batch", "rules", "preview"):
         return parts[1]

@@ -32,7 +32,7 @@ def rss(key):
     return int(line.split()[1]) * 1024
 
 
-gc.set_threshold(100_000, 50, 50)  # as lmsexport's command line sets it (cli.py)
+gc.set_threshold(100_000, 50, 50)  # as lmsexport's command line sets it (lmsexport/cli/__init__.py)
 data = Path(sys.argv[1]).read_bytes()
 Path("/proc/self/clear_refs").write_text("5")  # the peak (VmHWM) starts again from here
 start, began = rss("VmRSS:"), time.perf_counter()

@@ -240,8 +240,13 @@ def _kind_builder(parser, draft: Draft, prompt: str):
 
 
 def _option_style(draft: Draft) -> str:
-    styles = {"matching" if MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
+    styles = {"matching" if _is_pair(o.text) else "ordering" if o.position else "choice" for o in draft.options}
     return styles.pop() if len(styles) == 1 else "mixed"
+
+
+def _is_pair(option: str) -> bool:
+    """Whether an option is a matching pair (`left -> right`); one without an arrow is not tried."""
+    return ("->" in option or "→" in option) and MATCH.match(option) is not None
 
 
 def _mixed(parser, draft, common, prompt, attributes):

@@ -52,7 +52,9 @@ from ...textinput import TextLines, decode
 from . import pools
 from .header import header_messages, parse_header
 from .questions import Draft, Option, build_questions
-from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
+from .syntax import (
+    CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder,
+)
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
@@ -65,6 +67,8 @@ _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "e
 _SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts",
              "scoring": "scoring", "time": "time_limit"}
 """Header keys that are quiz settings -> the model's field names."""
+_HANDLERS = {kind: f"_on_{kind}" for kind in (*LINE_PATTERNS, "blank", "text")}
+"""Line kind -> the name of the Parser method that takes such a line."""
 
 
 class Parser:
@@ -190,13 +194,13 @@ class Parser:
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
-            if pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
+            if self.pools and pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
                 self.previous = pools.head_line(self, number, line, kind, match)
                 continue
             if not self.drafts and not self.pools and kind not in PREAMBLE_BREAKS:
                 self._preamble(line, kind)
                 continue
-            self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
+            self.previous = getattr(self, _HANDLERS[kind])(number, line, match) or kind
 
     def _on_pool(self, number, line, match):
         pools.start_pool(self, number, match)
@@ -302,11 +306,11 @@ class Parser:
         rest = match["rest"] or ""
         option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
                         star=bool(match["star"]), text="")
-        box = CHECKBOX.match(rest)
+        box = CHECKBOX.match(rest) if rest.startswith("[") else None  # most options have no [x] or [2]
         if box:
             option.checkbox = box["mark"] != " "
             rest = rest[box.end():]
-        position = POSITION.match(rest)
+        position = POSITION.match(rest) if rest.startswith("[") else None
         if position:
             option.position = int(position["position"])
             rest = rest[position.end():]

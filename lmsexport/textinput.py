@@ -25,7 +25,7 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
 _SAMPLE = 1 << 16
 _BLOCK = 1 << 16
-"""Characters split into lines at a time when a `TextLines` is iterated."""
+"""Characters (or bytes) split into lines at a time when a `TextLines` is iterated."""
 _BINARY_MAGIC = {
     b"PK\x03\x04": "a ZIP archive (a .docx, .odt or a package?)",
     b"%PDF": "a PDF document",
@@ -204,29 +204,28 @@ def _check_characters(text: str, source: str) -> None:
 class TextLines(Sequence):
     """The lines of a decoded text, as `text.split("\\n")` gives them, without a string kept for
     each: a 100,000-question file has 700,000 lines, whose list takes nearly twice the memory of
-    the text. Iterating splits one block of the text at a time; indexing and `locate` find the
-    starts of the lines they need, once."""
+    the text. Iterating splits one block at a time; indexing and `locate` find the starts of the
+    lines they need, once. Made by `read_lines`, it may hold the source's UTF-8 bytes instead of
+    the text they decode to, when decoding changes nothing but the characters' width: each line
+    is decoded as it is read (a Vietnamese file of 43 MB is 72 MB of text)."""
 
-    __slots__ = ("text", "_count", "_starts")
+    __slots__ = ("_buffer", "_utf8", "_newline", "_count", "_starts")
 
-    def __init__(self, text: str):
-        self.text = text
-        self._count = text.count("\n") + 1
-        self._starts = array("q", [0])
+    def __init__(self, text: str | bytes, start: int = 0):
+        """The lines of `text`, or of UTF-8 bytes that `decode` leaves unchanged from byte `start` on."""
+        self._buffer = text
+        self._utf8 = isinstance(text, bytes)
+        self._newline = b"\n" if self._utf8 else "\n"
+        self._count = text.count(self._newline, start) + 1
+        self._starts = array("q", [start])
         """Where each line found so far starts; once every line is found, one past the text's end."""
 
     def __len__(self) -> int:
         return self._count
 
     def __iter__(self) -> Iterator[str]:
-        text, start = self.text, 0
-        while True:
-            end = text.find("\n", start + _BLOCK)
-            if end < 0:
-                yield from text[start:].split("\n")
-                return
-            yield from text[start:end].split("\n")
-            start = end + 1
+        for block in _blocks(self._buffer, self._newline, self._starts[0]):
+            yield from self._decoded(block).split("\n")
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -238,7 +237,7 @@ class TextLines(Sequence):
         starts = self._starts
         while len(starts) <= index + 1:
             self._find_next()
-        return self.text[starts[index]:starts[index + 1] - 1]
+        return self._decoded(self._buffer[starts[index]:starts[index + 1] - 1])
 
     def locate(self, part: str, line: int = 1) -> tuple[int, int] | None:
         """The 1-based line and column where `part` (one line's text) is first written, from
@@ -248,15 +247,65 @@ class TextLines(Sequence):
         starts = self._starts
         while len(starts) < line:
             self._find_next()
-        offset = self.text.find(part, starts[line - 1])
+        # UTF-8 is self-synchronising: the bytes of `part` are found only where its characters are.
+        offset = self._buffer.find(part.encode("utf-8") if self._utf8 else part, starts[line - 1])
         if offset < 0:
             return None
         while starts[-1] <= offset:
             self._find_next()
         index = bisect_right(starts, offset) - 1
-        return index + 1, offset - starts[index] + 1
+        before = len(self._decoded(self._buffer[starts[index]:offset])) if self._utf8 else offset - starts[index]
+        return index + 1, before + 1
+
+    def _decoded(self, piece: str | bytes) -> str:
+        return piece.decode("utf-8") if self._utf8 else piece
 
     def _find_next(self) -> None:
         """The start of the next line not yet found (past the last line: one past the text's end)."""
-        end = self.text.find("\n", self._starts[-1])
-        self._starts.append(len(self.text) + 1 if end < 0 else end + 1)
+        end = self._buffer.find(self._newline, self._starts[-1])
+        self._starts.append(len(self._buffer) + 1 if end < 0 else end + 1)
+
+
+def _blocks(buffer, newline, start: int):
+    """`buffer[start:]` in pieces of about `_BLOCK`, each cut just before a line end."""
+    while True:
+        end = buffer.find(newline, start + _BLOCK)
+        if end < 0:
+            yield buffer[start:]
+            return
+        yield buffer[start:end]
+        start = end + 1
+
+
+def read_lines(data: str | bytes, source: str) -> TextLines:
+    """The lines of `decode(data, source)`, raising as `decode` does.
+
+    UTF-8 bytes that decoding leaves as they are (no BOM but one, no CR, NFC, no character XML
+    cannot carry: the common case) are kept as the lines' source instead of a decoded copy."""
+    if isinstance(data, bytes):
+        start = _unchanged_from(data)
+        if start is not None:
+            return TextLines(data, start)
+    return TextLines(decode(data, source))
+
+
+def _unchanged_from(data: bytes) -> int | None:
+    """Where the text of `data` starts (past a UTF-8 BOM) if `decode` would return exactly the
+    rest decoded, without raising; None if it might change it or refuse it (decode then tells)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, *_BINARY_MAGIC)) or b"\r" in data:
+        return None
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    if data.startswith(codecs.BOM_UTF8, start) or b"\x00" in data[:8192]:
+        return None  # a second BOM is dropped too; a NUL is a binary file
+    blank = True
+    # Split where a line ends: 0x0A is never part of a UTF-8 character, and NFC never joins
+    # characters across a line end, so each block decodes and normalises as it would in the whole.
+    for block in _blocks(data, b"\n", start):
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if not unicodedata.is_normalized("NFC", text) or XML_ILLEGAL.search(text):
+            return None
+        blank = blank and (not text or text.isspace())
+    return None if blank else start

@@ -65,6 +65,28 @@ def test_errors(case, request):
     _run(ERRORS, case, _errors, request.config.getoption("--update-goldens"))
 
 
+def _outcome(source: str | bytes) -> tuple:
+    """Everything a read tells: the quiz with its positions, or each error with its line; the warnings."""
+    log = Log()
+    try:
+        quiz = text.read(source, source="case.txt", log=log)
+    except SourceError as error:
+        result = [(d.render(), d.source_line) for d in error.diagnostics]
+    else:
+        result = repr(quiz)
+    return result, [d.render() for d in log.diagnostics]
+
+
+@pytest.mark.parametrize("case", [*casefile.load(READS), *casefile.load(ERRORS), *casefile.load(WARNINGS)],
+                         ids=lambda c: c.id)
+def test_a_case_reads_the_same_from_its_utf8_bytes(case):
+    """Bytes that decoding leaves as they are are read line by line without a decoded copy
+    (textinput.read_lines); with a BOM too. What the read tells must not differ."""
+    expected = _outcome(case.input)
+    assert _outcome(case.input.encode()) == expected
+    assert _outcome(codecs.BOM_UTF8 + case.input.encode()) == expected
+
+
 QUIZ = "Title\n\n1. Question?\n   • yes\n   • no\n\nAnswers: 1a\n"
 
 

@@ -48,7 +48,7 @@ from ...ids import slug
 from ...images import image_problem
 from ...markup import Sanitiser
 from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
-from ...textinput import TextLines, decode
+from ...textinput import TextLines, read_lines
 from . import pools
 from .header import header_messages, parse_header
 from .questions import Draft, Option, build_questions
@@ -74,7 +74,7 @@ _HANDLERS = {kind: f"_on_{kind}" for kind in (*LINE_PATTERNS, "blank", "text")}
 class Parser:
     """Splits a quiz text into title, description, question drafts and answer key."""
 
-    def __init__(self, text: str, source: str, log: Log | None = None):
+    def __init__(self, lines: TextLines, source: str, log: Log | None = None):
         self.source = source
         self.lang: str | None = None
         """The quiz's language (`lang:` in the header): how its numbers are written."""
@@ -82,7 +82,7 @@ class Parser:
         """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
-        self.lines = TextLines(text)
+        self.lines = lines
         self.problems: list[Diagnostic] = []
         self.log = Log() if log is None else log
         self.sanitise = Sanitiser(self.log, self.problems)
@@ -392,7 +392,7 @@ def read(
 
 def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
           assets: Callable[[str], bytes] | None) -> Quiz:
-    parser = Parser(decode(data, source), source, log)
+    parser = Parser(read_lines(data, source), source, log)
     header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.lang = header.get("lang")

@@ -98,7 +98,9 @@ class Text:
         if self.format not in TEXT_FORMATS:
             raise ModelError(f"unknown text format {self.format!r}")
         _check(unicodedata.is_normalized("NFC", self.value), "text must be NFC-normalised")
-        _check(not XML_ILLEGAL.search(self.value), "text holds a character XML cannot carry")
+        # A printable text holds no control character nor U+FFFE/U+FFFF: most need no search.
+        _check(self.value.isprintable() or not XML_ILLEGAL.search(self.value),
+               "text holds a character XML cannot carry")
         if self.lang is not None and not is_language_tag(self.lang):
             raise ModelError(f"bad language tag {self.lang!r}")
 

@@ -304,8 +304,8 @@ class Parser:
             self.error("E208", f"an option of {draft.name} comes after its explanation", number,
                        hint="put the options first and the > explanation lines after them")
         rest = match["rest"] or ""
-        option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
-                        star=bool(match["star"]), text="")
+        indent = match.end("indent")  # the indent starts the line
+        option = Option(line=number, column=indent + 1, indent=indent, star=match["star"] is not None, text="")
         box = CHECKBOX.match(rest) if rest.startswith("[") else None  # most options have no [x] or [2]
         if box:
             option.checkbox = box["mark"] != " "

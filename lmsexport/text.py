@@ -92,11 +92,9 @@ def shorten(text: str, limit: int) -> str:
         return text
     import regex
 
-    end = 0
-    for cluster in regex.finditer(r"\X", text):
-        if cluster.end() > limit - 1:
-            break
-        end = cluster.end()
+    # Where a cluster may end depends on the characters before it and the one after, so the
+    # clusters of the first `limit` characters end where the whole text's do, but the last.
+    end = limit - len(regex.findall(r"\X", text[:limit])[-1])
     cut = text[:end]
     space = cut.rfind(" ")
     if space > limit // 2:

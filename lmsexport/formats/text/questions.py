@@ -281,6 +281,10 @@ def _ordering(parser, draft, common, prompt, attributes):
         parser.error("E216", f"the positions of {draft.name} are {positions}, not 1 to {len(positions)}",
                      draft.line, hint="number the items [1], [2], ... in their correct order, each once")
         return None
+    if len(positions) < 2:
+        parser.error("E203", f"{draft.name} has only one item to order", draft.line,
+                     hint="list two items or more, each with its position: • [1] first, • [2] second")
+        return None
     ordered = sorted(draft.options, key=lambda option: option.position)
     items = tuple(OrderItem(id=letters(i), text=parser.text(o.text), source=parser.span(o.line, o.column))
                   for i, o in enumerate(ordered))

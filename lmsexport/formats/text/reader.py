@@ -197,7 +197,7 @@ class Parser:
             if self.pools and pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
                 self.previous = pools.head_line(self, number, line, kind, match)
                 continue
-            if not self.drafts and not self.pools and kind not in PREAMBLE_BREAKS:
+            if not self.drafts and kind not in PREAMBLE_BREAKS:  # after a pool without questions too (E243)
                 self._preamble(line, kind)
                 continue
             self.previous = getattr(self, _HANDLERS[kind])(number, line, match) or kind

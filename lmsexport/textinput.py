@@ -207,7 +207,7 @@ class TextLines(Sequence):
     the text. Iterating splits one block at a time; indexing and `locate` find the starts of the
     lines they need, once. Made by `read_lines`, it may hold the source's UTF-8 bytes instead of
     the text they decode to, when decoding changes nothing but the characters' width: each line
-    is decoded as it is read (a Vietnamese file of 43 MB is 72 MB of text)."""
+    is decoded as it is read (a Vietnamese file of 43 MB is 65 MB of text)."""
 
     __slots__ = ("_buffer", "_utf8", "_newline", "_count", "_starts")
 

@@ -239,6 +239,7 @@ class MultipleChoice(Question):
         Question.__post_init__(self)
         ids = [choice.id for choice in self.choices]
         correct = sum(choice.correct for choice in self.choices)
+        # One test for all four checks; their messages are made only when one of them fails.
         if len(ids) < 2 or len(set(ids)) < len(ids) or correct < 1 or (correct > 1 and not self.multiple_response):
             _check(len(ids) >= 2, f"{self.id}: a choice question needs two options or more")
             _check(len(set(ids)) == len(ids), f"{self.id}: choice ids repeat")

@@ -97,7 +97,7 @@ def classify(line: str) -> tuple[str, re.Match | None]:
     return "text", None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)  # a file of any script starts its lines with a few hundred characters
 def _patterns_for(first: str) -> tuple[tuple[str, re.Pattern], ...]:
     """The (kind, pattern) pairs of LINE_PATTERNS, in order, that a line starting with `first` may match."""
     return tuple((kind, pattern) for kind, pattern in LINE_PATTERNS.items()

@@ -35,6 +35,11 @@ class SourceSpan:
     sheet: str | None = None
     """The worksheet's name, for places in a workbook."""
 
+    def __reduce__(self):
+        """Pickled as its constructor's arguments: dataclasses' own way for a frozen class with
+        slots walks `fields()` for every span, and a quiz has one per question and option."""
+        return type(self), (self.source, self.line, self.column, self.length, self.sheet)
+
     @property
     def file(self) -> str:
         """The file on disk the span is in: `source` up to a `!member` inside an archive

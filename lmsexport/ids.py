@@ -63,8 +63,13 @@ def _transliterated(name: str) -> str:
     return "".join(out)
 
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
 def letters(index: int) -> str:
     """Spreadsheet-style letters for a 0-based position: a, b, ..., z, aa, ab, ..."""
+    if 0 <= index < 26:
+        return _ALPHABET[index]
     out = ""
     index += 1
     while index:

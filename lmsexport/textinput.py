@@ -12,6 +12,9 @@ import codecs
 import re
 import shlex
 import unicodedata
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 
 from .diagnostics import Diagnostic, SourceError, SourceSpan
 from .model import XML_ILLEGAL
@@ -21,6 +24,8 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 """A byte that is not UTF-8, as the `surrogateescape` error handler decodes it."""
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
 _SAMPLE = 1 << 16
+_BLOCK = 1 << 16
+"""Characters (or bytes) split into lines at a time when a `TextLines` is iterated."""
 _BINARY_MAGIC = {
     b"PK\x03\x04": "a ZIP archive (a .docx, .odt or a package?)",
     b"%PDF": "a PDF document",
@@ -54,15 +59,13 @@ def _check_binary(data: bytes, source: str) -> None:
         )
 
 
-def _not_utf8(data: bytes, source: str) -> Diagnostic | None:
+def _not_utf8(data: bytes, source: str) -> Diagnostic:
     """One E101 for a file that is not UTF-8, at its first byte that is not, naming the lines
     with such bytes and the encoding the file most likely is: a Windows-1252 file has dozens
     of such bytes, and one message per byte buried the one thing to do (re-save it)."""
     # Each byte that is not UTF-8 becomes one lone surrogate (U+DC80-U+DCFF): one linear pass.
     text = data.decode("utf-8", "surrogateescape")
     count = len(_ESCAPED.findall(text))
-    if not count:
-        return None
     lines = [number for number, line in enumerate(text.split("\n"), 1) if _ESCAPED.search(line)]
     # As many characters that are UTF-8 as bytes that are not: two encodings in one file (a
     # paragraph pasted from elsewhere), which no single encoding reads; a file in one other
@@ -153,13 +156,14 @@ def decode(data: str | bytes, source: str) -> str:
             data = _utf16(data, source)
         else:
             _check_binary(data, source)
-            problem = _not_utf8(data, source)
-            if problem is not None:
-                raise SourceError([problem])
-            data = data.decode("utf-8-sig")
+            try:
+                data = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise SourceError([_not_utf8(data, source)]) from None
+    # Each step returns its input when it changes nothing (no CR, already NFC): no copies of a large text.
     text = data.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     text = unicodedata.normalize("NFC", text)
-    if not text.strip():
+    if not text or text.isspace():
         raise SourceError(
             [
                 _error(
@@ -176,6 +180,8 @@ def decode(data: str | bytes, source: str) -> str:
 
 
 def _check_characters(text: str, source: str) -> None:
+    if XML_ILLEGAL.search(text) is None:
+        return  # the common case, without a list of the text's lines
     problems = []
     for number, line in enumerate(text.split("\n"), start=1):
         for match in XML_ILLEGAL.finditer(line):
@@ -193,3 +199,113 @@ def _check_characters(text: str, source: str) -> None:
                 raise SourceError(problems)
     if problems:
         raise SourceError(problems)
+
+
+class TextLines(Sequence):
+    """The lines of a decoded text, as `text.split("\\n")` gives them, without a string kept for
+    each: a 100,000-question file has 700,000 lines, whose list takes nearly twice the memory of
+    the text. Iterating splits one block at a time; indexing and `locate` find the starts of the
+    lines they need, once. Made by `read_lines`, it may hold the source's UTF-8 bytes instead of
+    the text they decode to, when decoding changes nothing but the characters' width: each line
+    is decoded as it is read (a Vietnamese file of 43 MB is 65 MB of text)."""
+
+    __slots__ = ("_buffer", "_utf8", "_newline", "_count", "_starts")
+
+    def __init__(self, text: str | bytes, start: int = 0):
+        """The lines of `text`, or of UTF-8 bytes that `decode` leaves unchanged from byte `start` on."""
+        self._buffer = text
+        self._utf8 = isinstance(text, bytes)
+        self._newline = b"\n" if self._utf8 else "\n"
+        self._count = text.count(self._newline, start) + 1
+        self._starts = array("q", [start])
+        """Where each line found so far starts; once every line is found, one past the text's end."""
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        for block in _blocks(self._buffer, self._newline, self._starts[0]):
+            yield from self._decoded(block).split("\n")
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        starts = self._starts
+        while len(starts) <= index + 1:
+            self._find_next()
+        return self._decoded(self._buffer[starts[index]:starts[index + 1] - 1])
+
+    def locate(self, part: str, line: int = 1) -> tuple[int, int] | None:
+        """The 1-based line and column where `part` (one line's text) is first written, from
+        line `line` on; None if no line holds it."""
+        if "\n" in part:
+            return None
+        starts = self._starts
+        while len(starts) < line:
+            self._find_next()
+        # UTF-8 is self-synchronising: the bytes of `part` are found only where its characters are.
+        offset = self._buffer.find(part.encode("utf-8") if self._utf8 else part, starts[line - 1])
+        if offset < 0:
+            return None
+        while starts[-1] <= offset:
+            self._find_next()
+        index = bisect_right(starts, offset) - 1
+        before = len(self._decoded(self._buffer[starts[index]:offset])) if self._utf8 else offset - starts[index]
+        return index + 1, before + 1
+
+    def _decoded(self, piece: str | bytes) -> str:
+        return piece.decode("utf-8") if self._utf8 else piece
+
+    def _find_next(self) -> None:
+        """The start of the next line not yet found (past the last line: one past the text's end)."""
+        end = self._buffer.find(self._newline, self._starts[-1])
+        self._starts.append(len(self._buffer) + 1 if end < 0 else end + 1)
+
+
+def _blocks(buffer, newline, start: int):
+    """`buffer[start:]` in pieces of about `_BLOCK`, each cut just before a line end."""
+    while True:
+        end = buffer.find(newline, start + _BLOCK)
+        if end < 0:
+            yield buffer[start:]
+            return
+        yield buffer[start:end]
+        start = end + 1
+
+
+def read_lines(data: str | bytes, source: str) -> TextLines:
+    """The lines of `decode(data, source)`, raising as `decode` does.
+
+    UTF-8 bytes that decoding leaves as they are (no BOM but one, no CR, NFC, no character XML
+    cannot carry: the common case) are kept as the lines' source instead of a decoded copy."""
+    if isinstance(data, bytes):
+        start = _unchanged_from(data)
+        if start is not None:
+            return TextLines(data, start)
+    return TextLines(decode(data, source))
+
+
+def _unchanged_from(data: bytes) -> int | None:
+    """Where the text of `data` starts (past a UTF-8 BOM) if `decode` would return exactly the
+    rest decoded, without raising; None if it might change it or refuse it (decode then tells)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, *_BINARY_MAGIC)) or b"\r" in data:
+        return None
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    if data.startswith(codecs.BOM_UTF8, start) or b"\x00" in data[:8192]:
+        return None  # a second BOM is dropped too; a NUL is a binary file
+    blank = True
+    # Split where a line ends: 0x0A is never part of a UTF-8 character, and NFC never joins
+    # characters across a line end, so each block decodes and normalises as it would in the whole.
+    for block in _blocks(data, b"\n", start):
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if not unicodedata.is_normalized("NFC", text) or XML_ILLEGAL.search(text):
+            return None
+        blank = blank and (not text or text.isspace())
+    return None if blank else start

@@ -29,3 +29,11 @@ def test_benchmark_smoke_run(tmp_path):
     assert out.returncode == 0, out.stderr
     rows = [line for line in out.stdout.splitlines() if line.startswith("| ") and "scenario" not in line]
     assert len(rows) == 8, out.stdout
+
+
+def test_text_read_benchmark_smoke_run(tmp_path):
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "text_read.py"), "--questions", "20", "--runs", "1"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    (row,) = [line for line in out.stdout.splitlines() if line.startswith("| 20 |")]
+    assert len(row.split("|")) == 12, out.stdout

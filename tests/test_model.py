@@ -207,3 +207,33 @@ def test_generated_quizzes_with_pools_build_valid_packages(quiz):
             assert name == "moodle" and {d.code for d in exc.diagnostics} == {"E008"}, exc
             continue
         assert lmsexport.validate(package) == [], name
+
+
+def _every_field(value):
+    """A model value as nested tuples of every field, positions and other uncompared fields too."""
+    if dataclasses.is_dataclass(value):
+        return type(value).__name__, tuple(_every_field(getattr(value, spec.name)) for spec in dataclasses.fields(value))
+    if isinstance(value, (tuple, list)):
+        return tuple(_every_field(item) for item in value)
+    if isinstance(value, dict):
+        return tuple((key, _every_field(item)) for key, item in value.items())
+    return value
+
+
+@pytest.mark.parametrize("path", SOURCES + [ROOT / "examples" / "all-kinds" / "quiz.txt"], ids=lambda p: p.stem)
+def test_a_read_quiz_pickles_with_every_field_and_position(path):
+    """A build with --jobs sends quizzes between processes by pickle (model/pickling.py)."""
+    import pickle
+
+    quiz = lmsexport.read(path)
+    again = pickle.loads(pickle.dumps(quiz, protocol=pickle.HIGHEST_PROTOCOL))
+    assert _every_field(again) == _every_field(quiz) and again == quiz
+    assert type(again.questions[0].source) is type(quiz.questions[0].source)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(quizzes())
+def test_any_quiz_pickles_with_every_field(quiz):
+    import pickle
+
+    assert _every_field(pickle.loads(pickle.dumps(quiz))) == _every_field(quiz)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import unicodedata
 from pathlib import Path
 
@@ -64,6 +65,28 @@ def test_errors(case, request):
     _run(ERRORS, case, _errors, request.config.getoption("--update-goldens"))
 
 
+def _outcome(source: str | bytes) -> tuple:
+    """Everything a read tells: the quiz with its positions, or each error with its line; the warnings."""
+    log = Log()
+    try:
+        quiz = text.read(source, source="case.txt", log=log)
+    except SourceError as error:
+        result = [(d.render(), d.source_line) for d in error.diagnostics]
+    else:
+        result = repr(quiz)
+    return result, [d.render() for d in log.diagnostics]
+
+
+@pytest.mark.parametrize("case", [*casefile.load(READS), *casefile.load(ERRORS), *casefile.load(WARNINGS)],
+                         ids=lambda c: c.id)
+def test_a_case_reads_the_same_from_its_utf8_bytes(case):
+    """Bytes that decoding leaves as they are are read line by line without a decoded copy
+    (textinput.read_lines); with a BOM too. What the read tells must not differ."""
+    expected = _outcome(case.input)
+    assert _outcome(case.input.encode()) == expected
+    assert _outcome(codecs.BOM_UTF8 + case.input.encode()) == expected
+
+
 QUIZ = "Title\n\n1. Question?\n   • yes\n   • no\n\nAnswers: 1a\n"
 
 
@@ -105,3 +128,31 @@ def test_position_is_kept_for_messages():
 def test_quiz_id_comes_from_the_file_name():
     assert text.read(QUIZ, source="folder/Week 3: Ölçüm.txt").id == "week-3-olcum"
     assert text.read(QUIZ, source="000_abc.txt").id == "quiz-000-abc"
+
+
+_TAILS = {
+    "comment": ["/"], "question": [". x", ")"], "pool": ["ool: x"], "pool_end": ["nd pool", "ndpool"],
+    "text_block": ["ext: x"], "option": [" x", ") x", ". x", "• x", "- x"], "attribute": ["k: v"],
+    "answer": [" x", "50% x"], "essay": ["__"], "item_feedback": ["> x"], "correct_feedback": ["+ x"],
+    "incorrect_feedback": ["- x"], "explanation": [" x"], "key": ["nswers: 1a", "nswer key: 1a", "nswer:"],
+    "stray_star": [" x"],
+}
+
+
+def test_lines_are_classified_by_their_first_character_as_by_every_pattern():
+    """`classify` tries only the patterns a line's first character allows (syntax._FIRST): no
+    character of the BMP starts a line of a kind without being among that kind's first characters."""
+    from lmsexport.formats.text import syntax
+
+    assert set(_TAILS) == set(syntax.LINE_PATTERNS) == set(syntax._FIRST)
+    for kind, pattern in syntax.LINE_PATTERNS.items():
+        first = re.compile(syntax._FIRST[kind], pattern.flags & re.IGNORECASE)
+        starts = {c for c in map(chr, range(0x10000)) for tail in _TAILS[kind]
+                  if pattern.match(f" \t{c}{tail}") and not c.isspace()}
+        assert starts and all(first.fullmatch(c) for c in starts), (kind, sorted(c for c in starts if not first.fullmatch(c)))
+    for line in ["", " \t", "\u3000", "  1. Q", "٣) Q", "   *• x", "   b) x", "POOL: x", "End pool", "ﬀ x", "Answers: 1a",
+                 "K. x", "\u212a. x", "@id: q", "// c", "* x", "  > e", "text: t", "ſ x", "\u0130 x", "plain"]:
+        kind, match = next(((kind, m) for kind, p in syntax.LINE_PATTERNS.items() if (m := p.match(line))), ("text", None))
+        expected = ("blank", None) if not line.strip() else (kind, match and match.span())
+        kind, match = syntax.classify(line)
+        assert (kind, match and match.span()) == expected, line

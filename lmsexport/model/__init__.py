@@ -20,6 +20,10 @@ from .kinds import (
 )
 from .quiz import Numbering, Pool, Quiz
 from .data import quiz_from_data, quiz_to_data
+from .pickling import register
+
+register(Text, Asset, Choice, Settings, Answer, NumericAnswer, MatchPair, OrderItem, Gap, Pool, Quiz,
+         *QUESTION_KINDS.values())
 
 __all__ = [
     "DEFAULT_SCORING", "FEEDBACK_MODES", "MEDIA_TYPES", "MODEL_VERSION", "QUESTION_KINDS", "SCORING_POLICIES",

@@ -94,10 +94,15 @@ class Text:
     """BCP 47 tag when it differs from the enclosing question's or quiz's language."""
 
     def __post_init__(self) -> None:
-        _check(self.format in TEXT_FORMATS, f"unknown text format {self.format!r}")
+        # Each message is made only when its check fails: a bank builds six texts a question.
+        if self.format not in TEXT_FORMATS:
+            raise ModelError(f"unknown text format {self.format!r}")
         _check(unicodedata.is_normalized("NFC", self.value), "text must be NFC-normalised")
-        _check(not XML_ILLEGAL.search(self.value), "text holds a character XML cannot carry")
-        _check(self.lang is None or is_language_tag(self.lang), f"bad language tag {self.lang!r}")
+        # A printable text holds no control character nor U+FFFE/U+FFFF: most need no search.
+        _check(self.value.isprintable() or not XML_ILLEGAL.search(self.value),
+               "text holds a character XML cannot carry")
+        if self.lang is not None and not is_language_tag(self.lang):
+            raise ModelError(f"bad language tag {self.lang!r}")
 
     def html(self) -> str:
         """The text as an HTML fragment (plain text escaped, line breaks as `<br>`)."""
@@ -166,7 +171,8 @@ class Choice:
     """Where it is written in its source, for messages about it; not part of its meaning."""
 
     def __post_init__(self) -> None:
-        _check(is_identifier(self.id), f"bad choice id {self.id!r}")
+        if not is_identifier(self.id):
+            raise ModelError(f"bad choice id {self.id!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -198,11 +204,16 @@ class Question:
     """False for kinds a machine does not score (essays are marked by a person, texts not at all)."""
 
     def __post_init__(self) -> None:
-        _check(is_identifier(self.id), f"bad question id {self.id!r}")
-        _check(math.isfinite(self.points) and self.points >= 0, f"{self.id}: bad points")
-        _check(self.lang is None or is_language_tag(self.lang), f"{self.id}: bad language tag")
-        _check(self.scoring is None or self.scoring in SCORING_POLICIES, f"{self.id}: unknown scoring {self.scoring!r}")
-        _check(self.scoring is None or self.has_parts, f"{self.id}: a question of one part has no scoring policy")
+        # Messages are made only for a failed check, as a bank builds thousands of questions.
+        if not is_identifier(self.id):
+            raise ModelError(f"bad question id {self.id!r}")
+        if not (math.isfinite(self.points) and self.points >= 0):
+            raise ModelError(f"{self.id}: bad points")
+        if self.lang is not None and not is_language_tag(self.lang):
+            raise ModelError(f"{self.id}: bad language tag")
+        if self.scoring is not None:
+            _check(self.scoring in SCORING_POLICIES, f"{self.id}: unknown scoring {self.scoring!r}")
+            _check(self.has_parts, f"{self.id}: a question of one part has no scoring policy")
 
     @property
     def has_parts(self) -> bool:
@@ -227,11 +238,13 @@ class MultipleChoice(Question):
     def __post_init__(self) -> None:
         Question.__post_init__(self)
         ids = [choice.id for choice in self.choices]
-        _check(len(ids) >= 2, f"{self.id}: a choice question needs two options or more")
-        _check(len(set(ids)) == len(ids), f"{self.id}: choice ids repeat")
         correct = sum(choice.correct for choice in self.choices)
-        _check(correct >= 1, f"{self.id}: no correct option")
-        _check(self.multiple_response or correct == 1, f"{self.id}: several correct options")
+        # One test for all four checks; their messages are made only when one of them fails.
+        if len(ids) < 2 or len(set(ids)) < len(ids) or correct < 1 or (correct > 1 and not self.multiple_response):
+            _check(len(ids) >= 2, f"{self.id}: a choice question needs two options or more")
+            _check(len(set(ids)) == len(ids), f"{self.id}: choice ids repeat")
+            _check(correct >= 1, f"{self.id}: no correct option")
+            raise ModelError(f"{self.id}: several correct options")
 
     @property
     def correct_choices(self) -> tuple[Choice, ...]:

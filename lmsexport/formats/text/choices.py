@@ -82,7 +82,8 @@ def choice(parser, draft, common: dict, prompt: str, attributes: dict) -> Multip
         return None
     choices = tuple(
         Choice(id=letters(i), text=parser.text(option.text), correct=i in correct,
-               feedback=parser.text("\n".join(option.feedback).strip()) if "".join(option.feedback).strip() else None,
+               feedback=parser.text("\n".join(option.feedback).strip())
+               if option.feedback and "".join(option.feedback).strip() else None,
                source=parser.span(option.line, option.column))
         for i, option in enumerate(draft.options)
     )

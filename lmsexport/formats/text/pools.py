@@ -188,7 +188,7 @@ def _apply_points(parser, pool: PoolDraft, points: float, drafts) -> None:
 
 def build_pools(parser, settings: list[dict], questions: list[Question]) -> tuple[Pool, ...]:
     """The model's pools, once every question is built without a problem."""
-    if parser.problems or len(questions) != len(parser.drafts):
+    if not parser.pools or parser.problems or len(questions) != len(parser.drafts):
         return ()
     taken = {question.id for question in questions}
     pools = []

@@ -29,7 +29,7 @@ from .syntax import (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Option:
     line: int
     column: int
@@ -41,15 +41,27 @@ class Option:
     feedback: list[str] = field(default_factory=list)
 
 
-@dataclass
-class Draft:
-    """What the parser collected for one numbered question (or `Text:` block)."""
+@dataclass(slots=True, kw_only=True)
+class Head:
+    """What names a numbered question (or `Text:` block) in messages: all a draft leaves in the
+    parser's drafts once its question is built, as a bank's drafts kept to the end of the read
+    would double its peak memory."""
 
     number: int
     """Position among numbered questions, from 1; 0 for a `Text:` block."""
     line: int
-    prompt: list[str]
     block: int = 0
+
+    @property
+    def name(self) -> str:
+        return f"question {self.number}" if self.number else f"text block {self.block}"
+
+
+@dataclass(slots=True, kw_only=True)
+class Draft(Head):
+    """What the parser collected for one numbered question (or `Text:` block)."""
+
+    prompt: list[str]
     options: list[Option] = field(default_factory=list)
     answers: list[tuple[int, int, float, str, list[str]]] = field(default_factory=list)
     """(line, column, credit, text, feedback lines) per `=` line."""
@@ -61,10 +73,6 @@ class Draft:
     incorrect_feedback: list[str] = field(default_factory=list)
     key: tuple[int, set[int]] | None = None
     """(line, option indices) from the answer key."""
-
-    @property
-    def name(self) -> str:
-        return f"question {self.number}" if self.number else f"text block {self.block}"
 
     @property
     def has_body(self) -> bool:
@@ -91,27 +99,31 @@ def _text(parser, lines: list[str]) -> Text | None:
 
 
 def build_questions(parser, header: dict) -> list[Question]:
-    """Every draft as a model question; problems go to `parser.error`."""
+    """Every draft as a model question; problems go to `parser.error`. Each draft is replaced by
+    its `Head` once built."""
     apply_key(parser)
     questions, owners = [], {}
-    for draft in parser.drafts:
+    drafts = parser.drafts
+    for index, draft in enumerate(drafts):
+        head = Head(number=draft.number, line=draft.line, block=draft.block)
         attributes = _attributes(parser, draft, header)
-        attributes["id"] = _unique_id(parser, draft, attributes.get("id"), owners)
+        attributes["id"] = _unique_id(parser, draft, attributes.get("id"), owners, head)
         question = _build(parser, draft, attributes)
         if question is not None:
             questions.append(question)
+        drafts[index] = head
     return questions
 
 
-def _unique_id(parser, draft: Draft, explicit: str | None, owners: dict[str, str]) -> str:
+def _unique_id(parser, draft: Draft, explicit: str | None, owners: dict[str, Head], head: Head) -> str:
     """The question's `@id`, else `q<n>` (`t<n>` for a text block); an id two questions share is an error."""
     question_id = explicit or (f"q{draft.number}" if draft.number else f"t{draft.block}")
     if question_id in owners:
         line, column, _ = draft.attributes.get("id", (draft.line, 1, ""))
-        parser.error("E212", f"{draft.name} has the id {question_id!r}, which {owners[question_id]} has too", line,
+        parser.error("E212", f"{draft.name} has the id {question_id!r}, which {owners[question_id].name} has too", line,
                      column, "give each question its own @id (without one, questions are q1, q2, ... and text "
                      "blocks t1, t2, ...)", len(question_id))
-    owners.setdefault(question_id, draft.name)
+    owners.setdefault(question_id, head)
     return question_id
 
 
@@ -228,8 +240,13 @@ def _kind_builder(parser, draft: Draft, prompt: str):
 
 
 def _option_style(draft: Draft) -> str:
-    styles = {"matching" if MATCH.match(o.text) else "ordering" if o.position else "choice" for o in draft.options}
+    styles = {"matching" if _is_pair(o.text) else "ordering" if o.position else "choice" for o in draft.options}
     return styles.pop() if len(styles) == 1 else "mixed"
+
+
+def _is_pair(option: str) -> bool:
+    """Whether an option is a matching pair (`left -> right`); one without an arrow is not tried."""
+    return ("->" in option or "→" in option) and MATCH.match(option) is not None
 
 
 def _mixed(parser, draft, common, prompt, attributes):
@@ -263,6 +280,10 @@ def _ordering(parser, draft, common, prompt, attributes):
     if positions != list(range(1, len(positions) + 1)):
         parser.error("E216", f"the positions of {draft.name} are {positions}, not 1 to {len(positions)}",
                      draft.line, hint="number the items [1], [2], ... in their correct order, each once")
+        return None
+    if len(positions) < 2:
+        parser.error("E203", f"{draft.name} has only one item to order", draft.line,
+                     hint="list two items or more, each with its position: • [1] first, • [2] second")
         return None
     ordered = sorted(draft.options, key=lambda option: option.position)
     items = tuple(OrderItem(id=letters(i), text=parser.text(o.text), source=parser.span(o.line, o.column))

@@ -39,6 +39,8 @@ import posixpath
 import re
 import unicodedata
 import warnings
+from bisect import bisect_right
+from itertools import islice
 from typing import Callable
 
 from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
@@ -46,11 +48,13 @@ from ...ids import slug
 from ...images import image_problem
 from ...markup import Sanitiser
 from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
-from ...textinput import decode
+from ...textinput import TextLines, read_lines
 from . import pools
 from .header import header_messages, parse_header
 from .questions import Draft, Option, build_questions
-from .syntax import CHECKBOX, FOREIGN_KEY, GAP, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder
+from .syntax import (
+    CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder,
+)
 
 READ_OPTIONS = ("defaults", "assets", "log")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
@@ -63,12 +67,14 @@ _FEEDBACK_KINDS = {"item_feedback", "correct_feedback", "incorrect_feedback", "e
 _SETTINGS = {"shuffle": "shuffle", "pass": "pass_mark", "feedback": "feedback", "attempts": "attempts",
              "scoring": "scoring", "time": "time_limit"}
 """Header keys that are quiz settings -> the model's field names."""
+_HANDLERS = {kind: f"_on_{kind}" for kind in (*LINE_PATTERNS, "blank", "text")}
+"""Line kind -> the name of the Parser method that takes such a line."""
 
 
 class Parser:
     """Splits a quiz text into title, description, question drafts and answer key."""
 
-    def __init__(self, text: str, source: str, log: Log | None = None):
+    def __init__(self, lines: TextLines, source: str, log: Log | None = None):
         self.source = source
         self.lang: str | None = None
         """The quiz's language (`lang:` in the header): how its numbers are written."""
@@ -76,7 +82,7 @@ class Parser:
         """How texts are written (`markup:` in the header): as they are, Markdown or HTML."""
         self.images: dict[str, None] = {}
         """Image paths the texts refer to (ordered by where the source first mentions them)."""
-        self.lines = text.split("\n")
+        self.lines = lines
         self.problems: list[Diagnostic] = []
         self.log = Log() if log is None else log
         self.sanitise = Sanitiser(self.log, self.problems)
@@ -129,19 +135,36 @@ class Parser:
         if found is None:
             return decoded
         first = next((line.strip() for line in value.split("\n") if line.strip()), "")
-        line = next((n for n, text in enumerate(self.lines, 1) if first and first in text), 1)
+        located = self.lines.locate(first) if first else None
+        line = located[0] if located else 1
         self.error("E104", f"a character reference stands for U+{ord(found.group()):04X}, which XML cannot carry",
                    line, hint="delete the reference (&#...;)")
         return XML_ILLEGAL.sub("\ufffd", decoded)
 
-    def _cleaner(self, value: str):
-        """The sanitiser for a text, reporting at the line that holds it, for the question there."""
+    def _cleaner(self, value: str) -> Callable[[str], str]:
+        """The sanitiser for a text, reporting at the first line that holds the text's first line,
+        for the question there.
+
+        That line is looked for only when there is something to report: the fragment is first
+        cleaned against a scratch log, as looking for every text of a bank is quadratic."""
         first = value.split("\n")[0]
-        line = next((n for n, text in enumerate(self.lines, 1) if first in text), 1)
-        column = self.lines[line - 1].find(first) + 1 if first in self.lines[line - 1] else 1
-        owner = next((draft.name for draft in reversed(self.drafts) if draft.line <= line), "the quiz")
-        span = SourceSpan(self.source, line, column, len(first))
-        return self.sanitise.bound(question=owner, part=f"the text {_short(first)!r}", span=span)
+        part = f"the text {_short(first)!r}"
+
+        def clean(fragment: str) -> str:
+            scratch = Sanitiser(Log(), [])
+            cleaned = scratch(fragment, question="", part=part, span=self.span(1))
+            if not scratch.log.diagnostics and not scratch.problems:
+                return cleaned or ""
+            line, column = self.lines.locate(first) or (1, 1)
+            span = SourceSpan(self.source, line, column, len(first))
+            return self.sanitise(fragment, question=self._owner(line), part=part, span=span) or ""
+
+        return clean
+
+    def _owner(self, line: int) -> str:
+        """The name of the question (or `Text:` block) that line `line` is in, or `the quiz`."""
+        index = bisect_right(self.drafts, line, key=lambda draft: draft.line)
+        return self.drafts[index - 1].name if index else "the quiz"
 
     def span(self, line: int, column: int = 1, length: int = 1) -> SourceSpan:
         """A place in this source (options, answers and images keep theirs in the model)."""
@@ -149,11 +172,8 @@ class Parser:
 
     def find(self, text: str, start: int) -> SourceSpan:
         """Where `text` is first written at or after line `start` (a gap in a prompt), else that line."""
-        for number in range(start, len(self.lines) + 1):
-            column = self.lines[number - 1].find(text)
-            if column >= 0:
-                return self.span(number, column + 1, len(text))
-        return self.span(start)
+        located = self.lines.locate(text, start)
+        return self.span(*located, len(text)) if located else self.span(start)
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str = "", length: int = 1):
         span = self.span(line, column, length)
@@ -163,8 +183,8 @@ class Parser:
         self.log.warn(code, message, self.span(line, column, length), hint)
 
     def parse(self, start: int) -> None:
-        for index in range(start, len(self.lines)):
-            number, line = index + 1, self.lines[index]
+        for index, line in enumerate(islice(self.lines, start, None), start):
+            number = index + 1
             kind, match = classify(line)
             if kind == "comment":
                 continue  # seen by no other rule: a comment changes nothing around it
@@ -174,13 +194,13 @@ class Parser:
             if self.key_lines and kind not in ("blank", "key"):
                 self._after_key(number, line, kind)
                 continue
-            if pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
+            if self.pools and pools.in_pool_head(self) and kind not in ("question", "pool", "pool_end", "key"):
                 self.previous = pools.head_line(self, number, line, kind, match)
                 continue
-            if not self.drafts and not self.pools and kind not in PREAMBLE_BREAKS:
+            if not self.drafts and kind not in PREAMBLE_BREAKS:  # after a pool without questions too (E243)
                 self._preamble(line, kind)
                 continue
-            self.previous = getattr(self, f"_on_{kind}")(number, line, match) or kind
+            self.previous = getattr(self, _HANDLERS[kind])(number, line, match) or kind
 
     def _on_pool(self, number, line, match):
         pools.start_pool(self, number, match)
@@ -284,13 +304,13 @@ class Parser:
             self.error("E208", f"an option of {draft.name} comes after its explanation", number,
                        hint="put the options first and the > explanation lines after them")
         rest = match["rest"] or ""
-        option = Option(line=number, column=len(match["indent"]) + 1, indent=len(match["indent"]),
-                        star=bool(match["star"]), text="")
-        box = CHECKBOX.match(rest)
+        indent = match.end("indent")  # the indent starts the line
+        option = Option(line=number, column=indent + 1, indent=indent, star=match["star"] is not None, text="")
+        box = CHECKBOX.match(rest) if rest.startswith("[") else None  # most options have no [x] or [2]
         if box:
             option.checkbox = box["mark"] != " "
             rest = rest[box.end():]
-        position = POSITION.match(rest)
+        position = POSITION.match(rest) if rest.startswith("[") else None
         if position:
             option.position = int(position["position"])
             rest = rest[position.end():]
@@ -372,7 +392,7 @@ def read(
 
 def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
           assets: Callable[[str], bytes] | None) -> Quiz:
-    parser = Parser(decode(data, source), source, log)
+    parser = Parser(read_lines(data, source), source, log)
     header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.lang = header.get("lang")
@@ -458,8 +478,4 @@ def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple
 
 def _mention(parser: Parser, src: str) -> tuple[int, int]:
     """Line and column where a text refers to `src` (the first line that holds it)."""
-    for number, line in enumerate(parser.lines, 1):
-        column = line.find(src)
-        if column >= 0:
-            return number, column + 1
-    return 1, 1
+    return parser.lines.locate(src) or (1, 1)

@@ -7,6 +7,7 @@ would read as an option, an option that would read as a matching pair, a gap ans
 
 from __future__ import annotations
 
+import functools
 import re
 
 LINE_PATTERNS = {
@@ -30,6 +31,15 @@ LINE_PATTERNS = {
     "stray_star": re.compile(r"[ \t]*\*[ \t]+\S"),
 }
 """Line kind -> pattern, tried in this order; a line none of them matches is `text`."""
+
+_FIRST = {
+    "comment": "/", "question": r"\d", "pool": "p", "pool_end": "e", "text_block": "t",
+    "option": r"[*•◦▪‣●○■□–A-Za-z-]", "attribute": "@", "answer": "=", "essay": "_", "item_feedback": ">",
+    "correct_feedback": ">", "incorrect_feedback": ">", "explanation": ">", "key": "a", "stray_star": r"\*",
+}
+"""Kind -> the characters a line of it can start with after its spaces and tabs (one character's
+pattern, with its line pattern's case folding): `classify` tries only the patterns a line's first
+character allows, as every pattern starts with spaces and tabs, then one of these."""
 
 PREAMBLE_BREAKS = ("question", "text_block", "pool", "pool_end", "key")
 
@@ -78,13 +88,20 @@ def outside_folder(src: str) -> bool:
 
 def classify(line: str) -> tuple[str, re.Match | None]:
     """The kind of a line (`blank`, `text` or a key of LINE_PATTERNS) and its match."""
-    if not line.strip():
+    if not line or line.isspace():
         return "blank", None
-    for kind, pattern in LINE_PATTERNS.items():
+    for kind, pattern in _patterns_for(line.lstrip(" \t")[0]):
         match = pattern.match(line)
         if match:
             return kind, match
     return "text", None
+
+
+@functools.lru_cache(maxsize=1024)  # a file of any script starts its lines with a few hundred characters
+def _patterns_for(first: str) -> tuple[tuple[str, re.Pattern], ...]:
+    """The (kind, pattern) pairs of LINE_PATTERNS, in order, that a line starting with `first` may match."""
+    return tuple((kind, pattern) for kind, pattern in LINE_PATTERNS.items()
+                 if re.match(_FIRST[kind], first, pattern.flags & re.IGNORECASE))
 
 
 def join_lines(lines: list[str]) -> str:

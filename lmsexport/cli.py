@@ -539,6 +539,18 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
         sys.exit(1)
 
 
+def _request_failed(error: BaseException, debug: bool) -> None:
+    """A preview request's unexpected error (a bug): one line, as the CLI's own internal error
+    (the traceback with --debug); the request fails, the server goes on."""
+    if debug:
+        import traceback
+
+        click.echo("".join(traceback.format_exception(type(error), error, error.__traceback__)).rstrip("\n"), err=True)
+        return
+    click.echo(f"lmsexport: internal error answering a preview request: {type(error).__name__}: {error} "
+               "(rerun with --debug for the details, and please report it)", err=True)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
@@ -559,8 +571,10 @@ def preview(paths: tuple[Path, ...], port: int, open_browser: bool, source_forma
     """
     from .preview.server import Preview
 
+    debug = bool(click.get_current_context().obj.get("debug"))
     try:
-        shown = Preview(list(paths), port=port, source_format=source_format)
+        shown = Preview(list(paths), port=port, source_format=source_format,
+                        report=lambda error: _request_failed(error, debug))
     except OSError as exc:
         raise click.BadParameter(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
                                  param_hint="'--port'") from None

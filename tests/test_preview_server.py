@@ -266,6 +266,61 @@ def test_an_image_the_quiz_uses_is_followed_too(tmp_path):
     assert quizzes.refresh() == ["q"]
 
 
+def _failing_index(monkeypatch, error: BaseException) -> None:
+    def index_page(*args):
+        raise error
+
+    monkeypatch.setattr(pages, "index_page", index_page)
+
+
+@pytest.mark.parametrize("error, reported", [(RuntimeError("boom"), 1), (BrokenPipeError(), 0),
+                                             (ConnectionResetError(), 0)])
+def test_a_request_that_fails_is_reported_not_printed_and_the_server_goes_on(folder, monkeypatch, capfd,
+                                                                            error, reported):
+    """An unexpected error goes to `report` (the CLI prints one line); a client gone away is
+    no error. Neither is a traceback on the terminal (socketserver's handle_error)."""
+    errors = []
+    shown = Preview([folder], report=errors.append)
+    thread = threading.Thread(target=shown.serve_forever, daemon=True)
+    thread.start()
+    try:
+        _failing_index(monkeypatch, error)
+        with pytest.raises(http.client.RemoteDisconnected):
+            ask(shown, "/")
+        monkeypatch.undo()
+        assert ask(shown, "/").status == 200
+    finally:
+        shown.shutdown()
+        shown.close()
+        thread.join(timeout=10)
+    assert errors == [error] * reported
+    assert capfd.readouterr() == ("", "")
+
+
+def test_the_command_says_a_failed_request_in_one_line(folder, monkeypatch):
+    def serve_once(self):
+        _failing_index(monkeypatch, RuntimeError("boom"))
+        thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with pytest.raises(http.client.RemoteDisconnected):
+                ask(self, "/")
+        finally:
+            self.server.shutdown()
+            thread.join(timeout=10)
+
+    monkeypatch.setattr(Preview, "serve_forever", serve_once)
+    result = CliRunner().invoke(main, ["preview", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "lmsexport: internal error answering a preview request: RuntimeError: boom "
+        "(rerun with --debug for the details, and please report it)",
+        "preview stopped"]
+    debugged = CliRunner().invoke(main, ["--debug", "preview", str(folder)])
+    assert debugged.stderr.startswith("Traceback (most recent call last):\n")
+    assert debugged.stderr.endswith("RuntimeError: boom\npreview stopped\n")
+
+
 def test_a_busy_port_is_a_usage_error(folder):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -33,7 +33,7 @@ from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
 from .items import Item, interactions_of, read_question
 from .sections import Selecting, read_pools, selecting_section
-from .text import TextReader, Unreadable, order_assets
+from .text import TextReader, Unreadable, order_assets, read_number
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -72,7 +72,7 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         question = read_question(root, Item("q1", lang, span, TextReader(log=log, subject=subject, span=span), log=log))
         return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
                     settings=Settings(shuffle=_shuffled([root])))
-    except (Unreadable, ModelError, ValueError) as exc:
+    except (Unreadable, ModelError) as exc:
         raise SourceError([_problem(source, exc, subject)]) from None
 
 
@@ -153,8 +153,9 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
             settings=_settings(test, roots, sum(q.points for q in questions), f"{source}!{test_path}"),
             assets=order_assets(assets, manifest),
         )
-    except (ModelError, ValueError) as exc:
-        raise SourceError([Diagnostic("E804", str(exc), SourceSpan(f"{source}!{test_path or MANIFEST}"))]) from None
+    except (Unreadable, ModelError) as exc:
+        where = SourceSpan(f"{source}!{test_path or MANIFEST}", getattr(exc, "line", 0))
+        raise SourceError([Diagnostic("E804", str(exc), where, getattr(exc, "hint", ""))]) from None
 
 
 def _test(manifest, files: dict[str, bytes], source: str):
@@ -214,7 +215,7 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
                                                                      subject=subject, span=span), ref.weight, tags, log)
     try:
         question = read_question(root, item)
-    except (Unreadable, ModelError, ValueError) as exc:
+    except (Unreadable, ModelError) as exc:
         if getattr(exc, "fatal", False):
             raise SourceError([_problem(where, exc, subject)]) from None
         for path in set(assets) - set(found):
@@ -279,19 +280,20 @@ def _settings(test, items: list, total: float, where: str) -> Settings:
         shuffle=_shuffled(items),
         pass_mark=_pass_mark(test, total),
         feedback="end" if part is not None and part.get("submissionMode") == "simultaneous" else "immediate",
-        time_limit=_seconds(max_time) if max_time else None,
+        time_limit=_seconds(max_time, limits) if max_time else None,
         spans={"time_limit": SourceSpan(where, limits.sourceline or 0)} if max_time else {},
     )
 
 
-def _seconds(max_time: str) -> int:
+def _seconds(max_time: str, limits) -> int:
     """timeLimits/@maxTime (xs:double seconds) as the model's whole seconds."""
     try:
         seconds = float(max_time)
     except ValueError:
         seconds = math.nan
     if not 0 < seconds <= TIME_LIMIT_MAX:
-        raise ValueError(f"the time limit maxTime={max_time!r} is not from 1 to {TIME_LIMIT_MAX} seconds")
+        raise Unreadable(f"the time limit maxTime={max_time!r} is not from 1 to {TIME_LIMIT_MAX} seconds", limits,
+                         f"set maxTime to the time limit in seconds, from 1 to {TIME_LIMIT_MAX}, or remove it")
     return max(1, round(seconds))
 
 
@@ -304,8 +306,5 @@ def _pass_mark(test, total: float) -> float | None:
         return None
     scale = {f"{_Q}product": 1.0, f"{_Q}divide": 100.0, f"{_Q}variable": 100.0 / total if total else None}
     factor = scale.get(comparison[0].tag)
-    try:
-        mark = float(comparison[1].text)
-    except (TypeError, ValueError):
-        raise ValueError(f"the pass mark {comparison[1].text!r} is not a number") from None
+    mark = read_number(comparison[1].text, comparison[1], "the pass mark")
     return None if factor is None else mark * factor

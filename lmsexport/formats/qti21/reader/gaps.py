@@ -183,10 +183,7 @@ def _number_gap(root, declared, gap_id: str, reader: TextReader) -> Gap:
     values = correct_values(declared)
     if not values:
         raise Unreadable("the response declaration has no correctResponse", declared)
-    try:
-        shortest = number(float(values[0]))
-    except ValueError:
-        raise Unreadable(f"the correct response {values[0]!r} is not a number", declared) from None
+    shortest = number(read_number(values[0], declared, "the correct response"))
     texts = list(dict.fromkeys([shortest, values[0]]))
     reader.log.warn("W883", f"{reader.subject}: its gap {declared.get('identifier')!r} takes a number, read as the "
                     f"typed answer {' or '.join(map(repr, texts))}: an answer written otherwise (another number of "

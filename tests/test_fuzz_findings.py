@@ -41,7 +41,7 @@ def test_a_qti_item_with_a_broken_value_is_a_located_error(name, old, new, messa
     with pytest.raises(lmsexport.SourceError) as refused:
         lmsexport.read(name, _item(name, old, new), format="qti21")
     (error,) = refused.value.diagnostics
-    assert error.code == "E803" and error.span.line > 0
+    assert error.code == "E803" and error.span.line > 0 and error.hint
     assert message is None or message in error.message
 
 

@@ -76,10 +76,15 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         raise SourceError([_problem(source, exc, subject)]) from None
 
 
+_MODEL_HINT = ("correct it in the tool that made the package and export it again (docs/formats/qti21.md says "
+               "what lmsexport reads)")
+"""What to do about a value the model refuses (a ModelError, which knows no QTI)."""
+
+
 def _problem(source: str, exc: Exception, subject: str) -> Diagnostic:
     """Why an item cannot be read, as an error (its code: E803, or E010 for a text the sanitiser empties)."""
     return Diagnostic(getattr(exc, "code", "E803"), f"{subject}: {exc}", SourceSpan(source, getattr(exc, "line", 0)),
-                      getattr(exc, "hint", ""))
+                      getattr(exc, "hint", "") or _MODEL_HINT)
 
 
 def _unzip(data: bytes, source: str) -> dict[str, bytes]:
@@ -98,7 +103,8 @@ def _parse(content: bytes, source: str):
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         where = SourceSpan(source, line, column)
-        raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where)]) from None
+        hint = "the file is damaged: export the package again, or fix the XML at that place"
+        raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where, hint)]) from None
     entity = entity_reference(root)
     if entity is not None:
         raise SourceError([Diagnostic("E806", f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
@@ -155,7 +161,7 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
         )
     except (Unreadable, ModelError) as exc:
         where = SourceSpan(f"{source}!{test_path or MANIFEST}", getattr(exc, "line", 0))
-        raise SourceError([Diagnostic("E804", str(exc), where, getattr(exc, "hint", ""))]) from None
+        raise SourceError([Diagnostic("E804", str(exc), where, getattr(exc, "hint", "") or _MODEL_HINT)]) from None
 
 
 def _test(manifest, files: dict[str, bytes], source: str):
@@ -166,7 +172,7 @@ def _test(manifest, files: dict[str, bytes], source: str):
             if path not in files:
                 message = f"the test {path!r} is listed in the manifest but not in the package"
                 where = SourceSpan(f"{source}!{MANIFEST}", resource.sourceline)
-                raise SourceError([Diagnostic("E805", message, where)])
+                raise SourceError([Diagnostic("E805", message, where, "export the package again, with its test")])
             return path, _parse(files[path], f"{source}!{path}")
     return None, None
 
@@ -204,7 +210,8 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
     the model cannot hold or that cannot be read as written (its images are not kept)."""
     if ref.path not in files:
         message = f"{ref.path!r} is referred to here but is not in the package"
-        raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line))])
+        raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line),
+                                      "put that file into the package, or remove the reference to it")])
     where = f"{source}!{ref.path}"
     root = _parse(files[ref.path], where)
     identifier = (ref.identifier or root.get("identifier", "")).removeprefix(f"{quiz_id}-")

@@ -99,8 +99,11 @@ def finding(code: str, source: str, message: str, line: int | None = 0, column: 
     return Diagnostic(code, message, SourceSpan(source, line or 0, column or 0), hint)
 
 
+_SCHEMA_HINT = "the file does not follow its official schema there: correct it, or the tool that wrote it"
+
+
 def schema_findings(schema, root, source: str) -> list[Diagnostic]:
     """What `schema` finds wrong in the tree under `root`: a V103 finding per error."""
     if schema.validate(root):
         return []
-    return [finding("V103", source, entry.message, entry.line, entry.column) for entry in schema.error_log]
+    return [finding("V103", source, entry.message, entry.line, entry.column, _SCHEMA_HINT) for entry in schema.error_log]

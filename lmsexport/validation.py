@@ -59,7 +59,8 @@ def _parse(content: bytes, source: str):
         root = etree.fromstring(content, parser())
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
-        return None, [finding("V101", source, f"not well-formed XML: {exc.msg}", line, column)]
+        return None, [finding("V101", source, f"not well-formed XML: {exc.msg}", line, column,
+                              hint="the file is damaged: export it again, or fix the XML at that place")]
     entity = entity_reference(root)
     if entity is not None:
         return None, [finding("V107", source, f"the document uses the entity &{entity[0]}; declared in its DOCTYPE, "
@@ -139,7 +140,7 @@ def _manifest_rules(root, files: dict[str, bytes], source: str) -> list[Diagnost
         if identifier in seen:
             findings.append(
                 finding("V201", where, f"identifier {identifier!r} is used twice (first on line {seen[identifier]})",
-                        element.sourceline)
+                        element.sourceline, hint="give each element of the manifest an identifier of its own")
             )
         seen.setdefault(identifier, element.sourceline)
     listed = set()
@@ -153,11 +154,13 @@ def _manifest_rules(root, files: dict[str, bytes], source: str) -> list[Diagnost
             listed.add(path)
             if path not in files:
                 findings.append(finding("V202", where, f"{href!r} is listed in the manifest but not in the package",
-                                        element.sourceline))
+                                        element.sourceline, hint="put the file into the package, or take it out of "
+                                        "the manifest"))
     for element in root.iter("{*}dependency"):
         ref = element.get("identifierref")
         if ref not in seen:
-            findings.append(finding("V203", where, f"dependency {ref!r} names no resource", element.sourceline))
+            findings.append(finding("V203", where, f"dependency {ref!r} names no resource", element.sourceline,
+                                    hint="make identifierref the identifier of a resource of the manifest"))
     for path in sorted(set(files) - listed - {MANIFEST}):
         if not path.endswith("/") and not path.endswith(".xsd"):
             findings.append(finding("V204", where, f"{path!r} is in the package but not listed in the manifest",

@@ -144,6 +144,38 @@ def test_two_images_of_one_name_cannot_share_an_output_folder(tmp_path):
     assert "img/dot.png would be written by" in result.stderr and "with other content [E003]" in result.stderr
 
 
+def test_convert_never_writes_an_image_over_another_file_of_that_name(tmp_path):
+    """As a build refuses two images of one name (E003): the file there is kept, nothing is written."""
+    _course(tmp_path, {"week1": PNG})
+    out = tmp_path / "out"
+    (out / "img").mkdir(parents=True)
+    (out / "img" / "dot.png").write_bytes(PNG + b"other")
+    result = CliRunner().invoke(main, ["convert", str(tmp_path / "week1" / "quiz1.txt"), "--to", "text",
+                                       "-o", str(out)])
+    assert result.exit_code == 1
+    source = (tmp_path / "week1" / "quiz1.txt").as_posix()
+    assert result.stderr.startswith(f"{source}:6:") and "error:" in result.stderr
+    assert f"{(out / 'img' / 'dot.png').as_posix()} is already there with other content" in result.stderr
+    assert "[E003]" in result.stderr and "hint: move or rename that file" in result.stderr
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["img/dot.png"]
+    assert (out / "img" / "dot.png").read_bytes() == PNG + b"other"
+    with pytest.raises(lmsexport.SourceError) as caught:
+        lmsexport.convert(tmp_path / "week1" / "quiz1.txt", "text", out)
+    assert [d.code for d in caught.value.diagnostics] == ["E003"]
+
+
+def test_convert_leaves_an_identical_image_alone(tmp_path):
+    _course(tmp_path, {"week1": PNG})
+    out = tmp_path / "out"
+    (out / "img").mkdir(parents=True)
+    (out / "img" / "dot.png").write_bytes(PNG)
+    before = (out / "img" / "dot.png").stat()
+    written = lmsexport.convert(tmp_path / "week1" / "quiz1.txt", "text", out)
+    assert lmsexport.read(written).assets[0].data == PNG
+    after = (out / "img" / "dot.png").stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
 def test_standard_input_of_any_format_is_told_by_its_content():
     result = CliRunner().invoke(main, ["convert", "-", "--to", "text", "-o", "-"], input=MOODLE.read_bytes())
     assert result.exit_code == 0, result.stderr

@@ -41,8 +41,36 @@ def test_a_qti_item_with_a_broken_value_is_a_located_error(name, old, new, messa
     with pytest.raises(lmsexport.SourceError) as refused:
         lmsexport.read(name, _item(name, old, new), format="qti21")
     (error,) = refused.value.diagnostics
-    assert error.code == "E803" and error.span.line > 0
+    assert error.code == "E803" and error.span.line > 0 and error.hint
     assert message is None or message in error.message
+
+
+@pytest.mark.parametrize("name, old, new, message", [
+    ("choice_multiple.xml", 'mappedValue="1"', 'mappedValue="abc"', "a mappedValue is 'abc', not a number"),
+    ("choice_multiple.xml", 'defaultValue="-2"', 'defaultValue="none"', "the mapping's defaultValue is 'none'"),
+    ("choice_multiple.xml", 'lowerBound="0"', 'lowerBound="1e999"', "the mapping's lowerBound is '1e999'"),
+    ("match.xml", 'mappedValue="1"', 'mappedValue="one"', "a mappedValue is 'one', not a number"),
+    ("TextEntrynumeric_2040297025.xml", "<value>4.0</value>", "<value>four</value>",
+     "the correct response is 'four', not a number"),
+])
+def test_a_number_a_qti_item_is_scored_by_is_checked_where_it_is_read(name, old, new, message):
+    """reader/scoring.py read them with float(): Python's own words ("could not convert string to
+    float: 'abc'"), no line and no hint."""
+    with pytest.raises(lmsexport.SourceError) as refused:
+        lmsexport.read(name, _item(name, old, new), format="qti21")
+    (error,) = refused.value.diagnostics
+    assert error.code == "E803" and error.span.line > 0 and message in error.message
+    assert error.hint == "write a number such as 1 or 2.5"
+
+
+def test_an_empty_option_a_qti_feedback_rule_tests_for_is_read_as_no_option():
+    """`match(RESPONSE, <baseValue/>)` deciding a feedback crashed the reader (AttributeError on None)."""
+    quiz = lmsexport.read("q.txt", "Q\n\n1. A?\n   *• x\n   >> right\n   • y\n")
+    package = lmsexport.write(quiz, "qti")
+    (item,) = [name for name in package.files if name.startswith("items/")]
+    broken = re.sub(rb'(<baseValue baseType="identifier">)a(</baseValue>)', rb"\1\2", package.files[item], count=1)
+    assert broken != package.files[item]
+    lmsexport.read("q.zip", lmsexport.Package({**package.files, item: broken}).to_bytes(), log=Log())
 
 
 def test_a_qti_gap_match_word_without_identifier_is_read():
@@ -57,8 +85,11 @@ def test_a_qti_pass_mark_that_is_no_number_is_a_located_error():
     test = package.files["test.xml"].replace(b"<baseValue baseType=\"float\">50</baseValue>",
                                              b"<baseValue baseType=\"float\">half</baseValue>")
     assert test != package.files["test.xml"]
-    with pytest.raises(lmsexport.SourceError, match="the pass mark 'half' is not a number"):
+    with pytest.raises(lmsexport.SourceError) as refused:
         lmsexport.read("q.zip", lmsexport.Package({**package.files, "test.xml": test}).to_bytes())
+    (error,) = refused.value.diagnostics
+    assert (error.code, error.message) == ("E804", "the pass mark is 'half', not a number")
+    assert error.span.source == "q.zip!test.xml" and error.span.line > 0 and error.hint
 
 
 def test_validate_reports_a_cloze_question_without_its_text():

@@ -36,6 +36,7 @@ def test_is_a_located_error_and_the_others_still_build(tmp_path, name, data, mes
                                        "-o", str(tmp_path / "out"), "-j", "1"])
     assert result.exit_code == 1, result.output
     assert f"{tmp_path.as_posix()}/{message}" in result.stderr
+    assert "  hint: " in result.stderr
     assert (tmp_path / "out" / "features.json").is_file()
 
 

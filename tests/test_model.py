@@ -184,8 +184,9 @@ def test_a_document_written_before_the_scoring_policy_reads_with_the_default():
     ],
 )
 def test_json_reader_reports_bad_documents(text, message):
-    with pytest.raises(lmsexport.SourceError, match=message):
+    with pytest.raises(lmsexport.SourceError, match=message) as refused:
         lmsexport.read("x.json", text, format='json')
+    assert all(diagnostic.hint for diagnostic in refused.value.diagnostics)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

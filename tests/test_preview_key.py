@@ -203,7 +203,7 @@ def test_the_command_writes_one_key_per_quiz(tmp_path):
 
 def test_a_source_with_errors_gets_no_key_and_the_others_do(tmp_path):
     (tmp_path / "good.txt").write_text("Good\n\n1. Yes?\n   *• yes\n   • no\n", encoding="utf-8")
-    (tmp_path / "bad.txt").write_text("Bad\n\n1. No option marked\n   • a\n   • b\n", encoding="utf-8")
+    (tmp_path / "bad.txt").write_text("Bad\n\n1. Which option is marked?\n   • a\n   • b\n", encoding="utf-8")
     (tmp_path / "twin").mkdir()
     (tmp_path / "twin" / "good.txt").write_text("Twin\n\n1. Yes?\n   *• yes\n   • no\n", encoding="utf-8")
     out = tmp_path / "out"

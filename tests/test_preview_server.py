@@ -229,6 +229,32 @@ def test_new_sources_appear_and_removed_ones_go(folder):
     assert [shown.slug for shown in quizzes.all()] == ["more"]
 
 
+def test_a_file_a_folder_search_finds_that_is_no_quiz_is_not_shown_as_build_skips_it(folder):
+    (folder / "README.txt").write_text("Quizzes for week 3.\n\nEdit them, then build.\n", encoding="utf-8")
+    (folder / "broken.txt").write_text(BROKEN, encoding="utf-8")
+    quizzes = Quizzes([folder])
+    assert quizzes.refresh() == ["broken", "good"]
+    assert quizzes.ignored == [folder / "README.txt"]
+    assert quizzes.get("broken").errors  # a quiz with mistakes is still a quiz
+    (folder / "README.txt").write_text(GOOD, encoding="utf-8")  # it becomes a quiz: it appears
+    assert quizzes.refresh() == ["readme"] and quizzes.ignored == []
+    named = Quizzes([folder / "broken.txt", folder / "notes.txt"])
+    (folder / "notes.txt").write_text("- reword question 3\n", encoding="utf-8")
+    named.refresh()
+    assert [error.code for error in named.get("notes").errors] == ["E401"]  # a file named is always read
+
+
+def test_the_command_says_which_files_it_skipped_as_build_does(folder, monkeypatch):
+    (folder / "README.txt").write_text("Quizzes for week 3.\n", encoding="utf-8")
+    monkeypatch.setattr(Preview, "serve_forever", lambda self: None)
+    result = CliRunner().invoke(main, ["preview", str(folder)])
+    assert result.exit_code == 0, result.output
+    skipped, previewing = result.stdout.splitlines()
+    assert skipped == (f"skipped {(folder / 'README.txt').as_posix()}: not a quiz in any format lmsexport reads "
+                       "(name it on the command line to see why)")
+    assert previewing.startswith("previewing 1 quiz at ")
+
+
 def test_an_image_the_quiz_uses_is_followed_too(tmp_path):
     (tmp_path / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
     (tmp_path / "q.txt").write_text("---\nmarkup: markdown\n---\nQ\n\n1. ![a picture](pic.svg)\n   *• a\n   • b\n",
@@ -238,6 +264,61 @@ def test_an_image_the_quiz_uses_is_followed_too(tmp_path):
     assert quizzes.get("q").quiz.assets
     (tmp_path / "pic.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="2"/>', encoding="utf-8")
     assert quizzes.refresh() == ["q"]
+
+
+def _failing_index(monkeypatch, error: BaseException) -> None:
+    def index_page(*args):
+        raise error
+
+    monkeypatch.setattr(pages, "index_page", index_page)
+
+
+@pytest.mark.parametrize("error, reported", [(RuntimeError("boom"), 1), (BrokenPipeError(), 0),
+                                             (ConnectionResetError(), 0)])
+def test_a_request_that_fails_is_reported_not_printed_and_the_server_goes_on(folder, monkeypatch, capfd,
+                                                                            error, reported):
+    """An unexpected error goes to `report` (the CLI prints one line); a client gone away is
+    no error. Neither is a traceback on the terminal (socketserver's handle_error)."""
+    errors = []
+    shown = Preview([folder], report=errors.append)
+    thread = threading.Thread(target=shown.serve_forever, daemon=True)
+    thread.start()
+    try:
+        _failing_index(monkeypatch, error)
+        with pytest.raises(http.client.RemoteDisconnected):
+            ask(shown, "/")
+        monkeypatch.undo()
+        assert ask(shown, "/").status == 200
+    finally:
+        shown.shutdown()
+        shown.close()
+        thread.join(timeout=10)
+    assert errors == [error] * reported
+    assert capfd.readouterr() == ("", "")
+
+
+def test_the_command_says_a_failed_request_in_one_line(folder, monkeypatch):
+    def serve_once(self):
+        _failing_index(monkeypatch, RuntimeError("boom"))
+        thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with pytest.raises(http.client.RemoteDisconnected):
+                ask(self, "/")
+        finally:
+            self.server.shutdown()
+            thread.join(timeout=10)
+
+    monkeypatch.setattr(Preview, "serve_forever", serve_once)
+    result = CliRunner().invoke(main, ["preview", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "lmsexport: internal error answering a preview request: RuntimeError: boom "
+        "(rerun with --debug for the details, and please report it)",
+        "preview stopped"]
+    debugged = CliRunner().invoke(main, ["--debug", "preview", str(folder)])
+    assert debugged.stderr.startswith("Traceback (most recent call last):\n")
+    assert debugged.stderr.endswith("RuntimeError: boom\npreview stopped\n")
 
 
 def test_a_busy_port_is_a_usage_error(folder):

@@ -20,8 +20,10 @@ NS = 'xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1"'
 
 
 def _errors(data: bytes, source: str = "p.zip") -> list[tuple[str, str, str]]:
+    """The reader's errors; each says what to do, too."""
     with pytest.raises(SourceError) as caught:
         lmsexport.read(source, data, format='qti21')
+    assert all(d.hint for d in caught.value.diagnostics), caught.value
     return [(d.code, str(d.span), d.message) for d in caught.value.diagnostics]
 
 
@@ -153,6 +155,7 @@ def test_a_broken_item_refuses_the_package_and_an_unreadable_one_is_skipped():
     (warning,) = log.diagnostics
     assert (warning.code, str(warning.span)) == ("W882", "p.zip!items/q5.xml:3")
     assert warning.message.endswith("the response declaration has no correctResponse; the item is skipped")
+    assert "<correctResponse>" in warning.hint
 
 
 def test_a_missing_item_is_reported_where_the_test_refers_to_it():

@@ -82,6 +82,7 @@ EXPECTED = {
 def test_broken_package_is_rejected_with_located_messages(name):
     findings = validate_bytes(zip_bytes(BROKEN[name]), source="bad.zip")
     assert [(f.code, str(f.span), f.message) for f in findings] == EXPECTED[name]
+    assert all(f.hint for f in findings)
 
 
 @pytest.mark.parametrize("name", [*sorted(BROKEN), "valid"])

@@ -64,6 +64,7 @@ def test_manifest_rules_find_missing_unlisted_and_duplicate(tmp_path):
     data = zip_bytes({MANIFEST: manifest, "a.html": b"<p/>", "extra.js": b""})
     findings = validate_bytes(data, source="p.zip")
     assert {"V201", "V202", "V203", "V204"} <= {f.code for f in findings}
+    assert all(f.hint for f in findings)
     messages = "\n".join(f.render() for f in findings)
     assert "identifier 'R1' is used twice" in messages
     assert "p.zip!imsmanifest.xml:1: error: 'gone.html' is listed in the manifest but not in the package" in messages

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import formats as registry
-from ..diagnostics import Diagnostic, Log
+from ..diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ..model import Quiz
 from ..package import Package, write_atomic
 from ..validation import validate_files
@@ -88,14 +88,35 @@ def target(conversion: Conversion, out: Path | None) -> Path:
 def save(conversion: Conversion, path: Path, source: Path | None) -> list[Path]:
     """Write the converted file to `path`, and its companions beside it; the paths written.
 
-    Refuses to write over the source itself: a conversion is a new file."""
+    Refuses to write over the source itself (a conversion is a new file), and over a file
+    beside it that holds other content than a companion of that name (a SourceError naming
+    each, before anything is written), as a build refuses two images of one name (E003); an
+    identical one is left alone."""
     if source is not None and path.resolve() == source.resolve():
         raise NotConvertible(f"{path.as_posix()} is the file being converted: name another with -o")
+    companions = sorted((path.parent / relative, relative, content)
+                        for relative, content in conversion.package.companions.items())
+    clashes = [_clash(conversion, companion, relative) for companion, relative, content in companions
+               if not _holds(companion, content)]
+    if clashes:
+        raise SourceError(clashes)
     write_atomic(path, conversion.package.to_bytes())
-    written = [path]
-    for relative, content in sorted(conversion.package.companions.items()):
-        companion = path.parent / relative
-        if not (companion.is_file() and companion.read_bytes() == content):
+    for companion, _, content in companions:
+        if not companion.exists():
             write_atomic(companion, content)
-        written.append(companion)
-    return written
+    return [path, *(companion for companion, _, _ in companions)]
+
+
+def _holds(path: Path, content: bytes) -> bool:
+    """Whether `path` is free for `content`: nothing there yet, or a file with exactly those bytes."""
+    if not path.exists() and not path.is_symlink():
+        return True
+    return path.is_file() and path.stat().st_size == len(content) and path.read_bytes() == content
+
+
+def _clash(conversion: Conversion, companion: Path, relative: str) -> Diagnostic:
+    """Why a companion is not written: located where the source first mentions it (an image), else at the source."""
+    mentions = {asset.path: asset.source for asset in conversion.quiz.assets if asset.source is not None}
+    return Diagnostic("E003", f"{source_name(companion)} is already there with other content, and this conversion "
+                      f"would write its {relative} over it", mentions.get(relative, SourceSpan(conversion.source)),
+                      "move or rename that file, or write the conversion into another folder with -o")

@@ -28,7 +28,7 @@ from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
 from ..package import Zipping, write_atomic
-from .sources import find_files, find_sources, looks_like_a_quiz, named_files
+from .sources import find_files, find_sources, looks_like_a_quiz, named_files, quiz_sources
 from .state import BuildState, content_hash, fingerprint
 from ..validation import TreeChecks, validate_files
 
@@ -130,18 +130,8 @@ def read_paths(paths: list[Path], jobs: int = 1, ignored: Callable[[Path], None]
                ) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
     """Read every source under `paths` (in parallel), in path order: the quiz or why not. Files a
     folder search found that are no quiz are not read: `ignored` is told of each."""
-    named, sources, contents = named_files(paths), [], []
-    for path in find_sources(paths):
-        try:
-            data = read_regular(path, SOURCE_LIMIT)
-        except OSError:
-            data = None  # reported by _read_one, which reads it again (and refuses it)
-        if path not in named and data is not None and not looks_like_a_quiz(path, data):
-            if ignored is not None:
-                ignored(path)
-            continue
-        sources.append(path)
-        contents.append(data)
+    found = list(quiz_sources(paths, ignored=ignored))
+    sources, contents = [path for path, _ in found], [data for _, data in found]
     executor = _executor(jobs, len(sources))
     if executor is None:
         yield from ((path, *_read_one(path, data)) for path, data in zip(sources, contents))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from .. import formats as registry
+from .files import SOURCE_LIMIT, read_regular
 from .state import STATE_FILE
 
 
@@ -64,3 +65,21 @@ def looks_like_a_quiz(path: Path, data: bytes, source_format: str | None = None)
     if source_format is not None:
         return registry.declaration(source_format).sniff(data) >= registry.SNIFF_QUIZ
     return registry.detect(path, data)[1] >= registry.SNIFF_QUIZ
+
+
+def quiz_sources(paths: list[Path], out_dir: Path | None = None, source_format: str | None = None,
+                 ignored: Callable[[Path], None] | None = None) -> Iterator[tuple[Path, bytes | None]]:
+    """The sources a command reads, in path order, each with its bytes (None when it cannot be
+    read: its reader says why): every file named, and those a folder search found that look like
+    a quiz (read as `source_format`, when given). `ignored` is told of each found file that does not."""
+    named = named_files(paths)
+    for path in find_sources(paths, out_dir):
+        try:
+            data = read_regular(path, SOURCE_LIMIT)
+        except OSError:
+            data = None
+        if path not in named and data is not None and not looks_like_a_quiz(path, data, source_format):
+            if ignored is not None:
+                ignored(path)
+            continue
+        yield path, data

@@ -74,6 +74,9 @@ def convert(source: Path, target_format: str, source_format: str | None, output:
         written = save(conversion, path, None if stdin else source)
     except NotConvertible as exc:
         raise click.UsageError(str(exc)) from None
+    except SourceError as exc:
+        _echo_diagnostics(exc.diagnostics)
+        sys.exit(1)
     except OSError as exc:
         click.echo(f"lmsexport: cannot write {source_name(path)}: {exc.strerror or exc}", err=True)
         sys.exit(1)

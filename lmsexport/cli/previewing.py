@@ -9,8 +9,20 @@ from pathlib import Path
 import click
 
 from ..batch.files import source_name
-from .console import _echo_diagnostics, _save
+from .console import _echo_diagnostics, _not_a_quiz, _save
 from .options import _source_format
+
+
+def _request_failed(error: BaseException, debug: bool) -> None:
+    """A preview request's unexpected error (a bug): one line, as the CLI's own internal error
+    (the traceback with --debug); the request fails, the server goes on."""
+    if debug:
+        import traceback
+
+        click.echo("".join(traceback.format_exception(type(error), error, error.__traceback__)).rstrip("\n"), err=True)
+        return
+    click.echo(f"lmsexport: internal error answering a preview request: {type(error).__name__}: {error} "
+               "(rerun with --debug for the details, and please report it)", err=True)
 
 
 @click.command()
@@ -27,16 +39,21 @@ def preview(paths: tuple[Path, ...], port: int, open_browser: bool, source_forma
     SCORM player its package carries, hosted by a real SCORM runtime (scorm-again), beside
     a panel showing what the LMS receives as you answer (interactions, score, status,
     suspend data), the quiz's lint findings and every format's warnings, each with its
-    line. Saving a source reloads its page; a source with errors shows them instead,
-    until they are fixed. Ctrl-C stops it. See docs/preview.md.
+    line. Folders are searched for sources as by build (files in them that are no quiz are
+    skipped with a note). Saving a source reloads its page; a source with errors shows them
+    instead, until they are fixed. Ctrl-C stops it. See docs/preview.md.
     """
     from ..preview.server import Preview
 
+    debug = bool(click.get_current_context().obj.get("debug"))
     try:
-        shown = Preview(list(paths), port=port, source_format=source_format)
+        shown = Preview(list(paths), port=port, source_format=source_format,
+                        report=lambda error: _request_failed(error, debug))
     except OSError as exc:
         raise click.BadParameter(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}",
                                  param_hint="'--port'") from None
+    for path in shown.quizzes.ignored:
+        click.echo(_not_a_quiz(source_name(path)))
     count = len(shown.quizzes.all())
     click.echo(f"previewing {count} {'quiz' if count == 1 else 'quizzes'} at {shown.url} (Ctrl-C to stop)")
     if open_browser:
@@ -64,13 +81,16 @@ def key(paths: tuple[Path, ...], out: Path, source_format: str | None) -> None:
     Every question with its options (the correct ones marked), accepted answers and
     their credit, tolerances, points, explanations and feedback, in the quiz's language
     and writing direction; one self-contained HTML file, styled for paper: print it to
-    PDF from the browser. A source with errors gets no key (exit status 1).
+    PDF from the browser. Folders are searched for sources as by build (files in them that
+    are no quiz are skipped with a note). A source with errors gets no key (exit status 1).
     """
-    from ..batch.pipeline import find_sources
     from ..preview.key import answer_keys
 
+    def ignored(path: Path) -> None:
+        click.echo(_not_a_quiz(source_name(path)))
+
     failed = False
-    for path, target, page, diagnostics in answer_keys(find_sources(list(paths), out), out, source_format):
+    for path, target, page, diagnostics in answer_keys(list(paths), out, source_format, ignored):
         _echo_diagnostics(diagnostics)
         if target is None:
             failed = True

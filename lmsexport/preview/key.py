@@ -18,10 +18,11 @@ from __future__ import annotations
 import base64
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .._version import __version__
+from ..batch.sources import quiz_sources
 from ..diagnostics import Diagnostic, Log, SourceSpan
 from ..interface import ANSWER_KEY, ENGLISH, Words, catalog, warn_fallback
 from ..markup import sanitize
@@ -120,15 +121,19 @@ def render(quiz: Quiz, log: Log | None = None) -> str:
     )
 
 
-def answer_keys(sources: list[Path], out_dir: Path, source_format: str | None = None
+def answer_keys(paths: list[Path], out_dir: Path, source_format: str | None = None,
+                ignored: Callable[[Path], None] | None = None,
                 ) -> Iterator[tuple[Path, Path | None, bytes | None, list[Diagnostic]]]:
-    """Per source, in order: where its key goes (`out_dir/<quiz id>.key.html`) and the key, or
-    None twice when it has none, and the reader's diagnostics (every error when it could not be read).
+    """Per source under `paths`, in order: where its key goes (`out_dir/<quiz id>.key.html`) and
+    the key, or None twice when it has none, and the reader's diagnostics (every error when it
+    could not be read).
 
-    Sources are read as `build` reads them; of two quizzes with one id, the second gets no key (E003)."""
+    Sources are found and read as `build` does: a file a folder search found that is no quiz
+    gets no key and is no error (`ignored` is told of it); of two quizzes with one id, the second
+    gets no key (E003)."""
     owners: dict[Path, Path] = {}
-    for path in sources:
-        quiz, found = read_quiz(path, source_format=source_format)
+    for path, data in quiz_sources(paths, out_dir, source_format, ignored):
+        quiz, found = read_quiz(path, data, source_format=source_format)
         if quiz is None:
             yield path, None, None, found
             continue

@@ -29,6 +29,7 @@ from .. import formats as registry
 from ..batch import config
 from ..batch.files import ASSET_LIMIT, SOURCE_LIMIT, disk_name, read_regular
 from ..batch.pipeline import find_sources, read_source
+from ..batch.sources import looks_like_a_quiz, named_files
 from ..batch.state import content_hash, fingerprint
 from ..diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ..model import Quiz
@@ -164,6 +165,8 @@ class Quizzes:
         self._shown: dict[str, Shown] = {}
         self._slugs: dict[Path, str] = {}
         self._lock = threading.Lock()
+        self.ignored: list[Path] = []
+        """The files a folder search found at the last look that are no quiz, and are not shown."""
 
     def all(self) -> list[Shown]:
         return list(self._shown.values())
@@ -180,24 +183,30 @@ class Quizzes:
         return list(dict.fromkeys(found))
 
     def refresh(self) -> list[str]:
-        """Look again; redo what changed. Returns the slugs whose page changed (new, changed, gone)."""
+        """Look again; redo what changed. Returns the slugs whose page changed (new, changed, gone).
+
+        A file a folder search found that is no quiz is not shown (it goes to `ignored`), as a
+        build skips it; one named is always shown, with its errors if it has any."""
         with self._lock:
             shown: dict[str, Shown] = {}
-            changed = []
+            changed, ignored, named = [], [], named_files(self.paths)
             for path in self._sources():
                 key = path.resolve()
-                if key not in self._slugs:
-                    self._slugs[key] = _slug(path, set(self._slugs.values()))
-                slug = self._slugs[key]
-                old = self._shown.get(slug)
+                slug = self._slugs.get(key)
+                old = self._shown.get(slug) if slug is not None else None
                 data, defaults, print_ = self._fingerprint(path, old)
                 if old is not None and old.fingerprint == print_:
                     shown[slug] = old
                     continue
+                if path not in named and data is not None and not looks_like_a_quiz(path, data, self.source_format):
+                    ignored.append(path)
+                    continue
+                if slug is None:
+                    slug = self._slugs[key] = _slug(path, set(self._slugs.values()))
                 shown[slug] = self._show(path, slug, data, defaults, print_)
                 changed.append(slug)
             changed += sorted(set(self._shown) - set(shown))
-            self._shown = shown
+            self._shown, self.ignored = shown, ignored
             return changed
 
     def _fingerprint(self, path: Path, old: Shown | None) -> tuple[bytes | None, dict | SourceError, str]:

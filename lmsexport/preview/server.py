@@ -24,8 +24,10 @@ import http.server
 import json
 import mimetypes
 import queue
+import sys
 import threading
 from pathlib import Path
+from typing import Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import assets, key, pages
@@ -35,6 +37,8 @@ HOST = "127.0.0.1"
 KEEPALIVE = 15.0
 """Seconds between comments on an idle event stream: a page that went away is noticed then."""
 _CLOSED = None
+_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+"""What a write to a client that closed its connection raises: nobody is left to tell."""
 
 
 def _media_type(name: str) -> str:
@@ -178,9 +182,11 @@ class PreviewServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
     """An event stream never ends by itself: its thread must not keep the process alive."""
 
-    def __init__(self, quizzes: Quizzes, port: int = 0):
+    def __init__(self, quizzes: Quizzes, port: int = 0, report: Callable[[BaseException], None] | None = None):
         super().__init__((HOST, port), _Handler)
         self.quizzes = quizzes
+        self.report = report
+        """Told of each unexpected error a request met (a bug in lmsexport); None: not told."""
         self.hub = Hub()
         self.trouble: str | None = None
         """Why the quizzes could not be refreshed last time, shown on the index."""
@@ -191,21 +197,33 @@ class PreviewServer(http.server.ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://{HOST}:{self.server_address[1]}/"
 
+    def handle_error(self, request, client_address) -> None:
+        """An exception that ended a request's thread: a page that went away mid-answer is no
+        error at all; anything else goes to `report` (the CLI prints one line), never a
+        traceback on the terminal (socketserver's own handle_error). The server goes on."""
+        error = sys.exc_info()[1]
+        if isinstance(error, _GONE) or error is None:
+            return
+        if self.report is not None:
+            self.report(error)
+
 
 class Preview:
     """A preview of the sources under `paths`: the quizzes, the server, the watcher keeping them live.
 
     `serve_forever()` until Ctrl-C (KeyboardInterrupt) or `shutdown()` from another thread,
-    then `close()`. Raises OSError when the port cannot be had."""
+    then `close()`. Raises OSError when the port cannot be had. `report` is told of each
+    unexpected error a request meets (the request fails, the server goes on)."""
 
-    def __init__(self, paths: list[Path], *, port: int = 0, source_format: str | None = None):
+    def __init__(self, paths: list[Path], *, port: int = 0, source_format: str | None = None,
+                 report: Callable[[BaseException], None] | None = None):
         from .watch import Watcher
 
         self.quizzes = Quizzes(paths, source_format)
         self.watcher = Watcher(paths)  # before the first look: a change made meanwhile is not missed
         try:
             self.quizzes.refresh()
-            self.server = PreviewServer(self.quizzes, port)
+            self.server = PreviewServer(self.quizzes, port, report)
         except BaseException:
             self.watcher.stop()
             raise

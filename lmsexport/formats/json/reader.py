@@ -20,7 +20,10 @@ READ_OPTIONS = ("log",)
 """`read` takes `log`: where what the sanitiser removed from an HTML text is told (W010)."""
 
 
-def _fail(source: str, message: str, hint: str = "", line: int = 0, column: int = 0):
+_WRITE_AGAIN = "write the file again from its source with lmsexport (lmsexport convert SOURCE --to json)"
+
+
+def _fail(source: str, message: str, hint: str, line: int = 0, column: int = 0):
     return SourceError([Diagnostic("E501", message, SourceSpan(source, line, column), hint)])
 
 
@@ -29,11 +32,13 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _fail(source, f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
+        raise _fail(source, f"not valid JSON: {exc.msg}", "fix the JSON at that place (a comma, a quote or a "
+                    "bracket missing or one too many)", exc.lineno, exc.colno) from None
     except RecursionError:
-        raise _fail(source, "the JSON is nested too deeply to be a quiz model") from None
-    except ValueError as exc:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise _fail(source, "a number in it has too many digits to be read") from None
+        raise _fail(source, "the JSON is nested too deeply to be a quiz model", _WRITE_AGAIN) from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise _fail(source, "a number in it has too many digits to be read",
+                    "write each number with the digits it needs (points, credits, tolerances)") from None
     version = document.get("lmsexport-model") if isinstance(document, dict) else None
     if version not in READ_MODEL_VERSIONS or isinstance(version, bool):
         raise _fail(
@@ -54,7 +59,8 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         quiz = quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise _fail(source, f"the model is not valid: {what}") from None
+        raise _fail(source, f"the model is not valid: {what}", f"correct it as docs/formats/json.md describes the "
+                    f"model, or {_WRITE_AGAIN}") from None
     return _located(quiz, SourceSpan(source))
 
 

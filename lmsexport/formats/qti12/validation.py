@@ -54,7 +54,8 @@ def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
     holders = root.findall(f"{_Q}assessment") + root.findall(f"{_Q}objectbank")
     if not holders:
         findings.append(finding("V501", source, "the questestinterop holds no assessment or objectbank: Canvas "
-                                 "imports nothing from it", root.sourceline))
+                                 "imports nothing from it", root.sourceline,
+                                hint="put the questions inside an <assessment> (a quiz) or an <objectbank> (a bank)"))
     if "!" not in source:  # a document on its own; in a package, package_rules looks across its documents
         findings += _reference_findings(root, _idents([root]), source)
     seen: dict[str, int] = {}
@@ -110,7 +111,8 @@ def _metadata_rules(item, metadata: dict, where: str, source: str) -> list[Diagn
 
 def _unique(ident, seen: dict, node, where: str, what: str, source: str) -> list[Diagnostic]:
     if ident in seen:
-        return [finding("V502", source, f"{where}: {what} ident {ident!r} is used twice", node.sourceline)]
+        return [finding("V502", source, f"{where}: {what} ident {ident!r} is used twice", node.sourceline,
+                        hint=f"give each {what} an ident of its own")]
     seen[ident] = node
     return []
 
@@ -122,7 +124,8 @@ def _reference_rules(item, responses: dict, feedback: dict, where: str, source: 
         respident = test.get("respident")
         if respident not in responses:
             findings.append(finding("V504", source, f"{where}: <{_local(test)}> tests {respident!r}, which is no "
-                                     "response of the item", test.sourceline))
+                                     "response of the item", test.sourceline,
+                                    hint="make respident name the ident of a response_lid or response_str of the item"))
             continue
         response, labels = responses[respident]
         value = (test.text or "").strip()
@@ -132,7 +135,8 @@ def _reference_rules(item, responses: dict, feedback: dict, where: str, source: 
     for shown in item.iter(f"{_Q}displayfeedback"):
         if shown.get("linkrefid") not in feedback:
             findings.append(finding("V505", source, f"{where}: displayfeedback shows {shown.get('linkrefid')!r}, "
-                                     "which is no itemfeedback of the item", shown.sourceline))
+                                     "which is no itemfeedback of the item", shown.sourceline,
+                                    hint="make linkrefid name the ident of one of the item's itemfeedback elements"))
     return findings
 
 
@@ -147,7 +151,8 @@ def _key_rules(item, kind: str, responses: dict, where: str, source: str) -> lis
         missing = sorted((ident for ident, (response, _) in responses.items()
                           if response.tag == f"{_Q}response_lid" and ident not in named), key=str)  # None: no ident
         return [finding("V506", source, f"{where}: {ident!r} has no right answer (no condition adding to SCORE "
-                         "names one of its labels)", item.sourceline) for ident in missing]
+                         "names one of its labels)", item.sourceline,
+                         hint="add a respcondition that tests a right label and adds to SCORE") for ident in missing]
     rights = [test for condition in scoring if not _adds(condition)
               for test in condition.iter(f"{_Q}varequal", f"{_Q}vargte") if _local(test.getparent()) != "not"]
     if not rights:
@@ -177,14 +182,17 @@ def check_settings(root, source: str) -> list[Diagnostic]:
     """assessment_meta.xml: an identifier, a title, and each field Canvas reads of its type and range."""
     findings = []
     if not root.get("identifier"):
-        findings.append(finding("V511", source, "the quiz settings have no identifier", root.sourceline))
+        findings.append(finding("V511", source, "the quiz settings have no identifier", root.sourceline,
+                                hint="give the quiz element the identifier of its assessment"))
     if not (root.findtext(f"{_C}title") or "").strip():
-        findings.append(finding("V511", source, "the quiz settings have no title", root.sourceline))
+        findings.append(finding("V511", source, "the quiz settings have no title", root.sourceline,
+                                hint="give the quiz settings a <title> (Canvas shows it as the quiz's name)"))
     for node in root:
         name, value = _local(node), (node.text or "").strip()
         problem = _setting_problem(name, value)
         if problem:
-            findings.append(finding("V512", source, f"<{name}> is {value!r}: {problem}", node.sourceline))
+            findings.append(finding("V512", source, f"<{name}> is {value!r}: {problem}", node.sourceline,
+                                    hint=f"write a value Canvas takes in <{name}>, or leave it out"))
     return findings
 
 
@@ -231,7 +239,8 @@ def package_rules(files: dict[str, bytes], source: str, documents: dict) -> list
             root = documents.get(path)
             if root is not None and root.tag != f"{_Q}questestinterop":
                 findings.append(finding("V521", f"{source}!{MANIFEST}", f"the {names.ASSESSMENT_RESOURCE} resource "
-                                         f"{path!r} is not a QTI 1.2 questestinterop", resource.sourceline))
+                                         f"{path!r} is not a QTI 1.2 questestinterop", resource.sourceline,
+                                        hint="point the resource at the assessment's QTI 1.2 file"))
             elif root is not None:
                 findings += _settings_rules(root, manifest, documents, source)
                 findings += _image_rules(root, files, f"{source}!{path}")
@@ -250,10 +259,12 @@ def _settings_rules(root, manifest, documents: dict, source: str) -> list[Diagno
         settings = documents.get(expected)
         if metas and expected not in metas:
             findings.append(finding("V522", f"{source}!{MANIFEST}", f"the quiz settings {sorted(metas)[0]!r} are not "
-                                     f"at {expected!r}, so Canvas does not apply them to the assessment {ident!r}"))
+                                     f"at {expected!r}, so Canvas does not apply them to the assessment {ident!r}",
+                                    hint=f"put the settings at {expected!r}, where Canvas looks for them"))
         elif settings is not None and settings.get("identifier") != ident:
             findings.append(finding("V523", f"{source}!{expected}", f"the quiz settings are for "
-                                     f"{settings.get('identifier')!r}, the assessment is {ident!r}", settings.sourceline))
+                                     f"{settings.get('identifier')!r}, the assessment is {ident!r}",
+                                     settings.sourceline, hint="give the quiz settings the identifier of their assessment"))
     return findings
 
 

@@ -130,6 +130,7 @@ def _listing_rules(items: dict, documents: dict, resources: list[_Resource], sou
             findings.append(finding(
                 "V402", f"{source}!{MANIFEST}", f"the {resource.kind} resource {resource.path!r} is not a QTI "
                 f"{expected}", resource.line,
+                hint=f"list it with the type of what it is, or point the resource at a QTI 2.1 {expected}",
             ))
     return findings
 
@@ -158,7 +159,8 @@ def _reference_rules(test_path: str, test, items: dict, present: set[str], sourc
         if path not in items:
             problem = "is not an assessmentItem" if path in present else "is not in the package"
             findings.append(finding("V404", where, f"assessmentItemRef {identifier!r} points at {href!r}, which "
-                                     f"{problem}", ref.sourceline))
+                                     f"{problem}", ref.sourceline,
+                                    hint="point the href at the item's file in the package (relative to the test)"))
         elif items[path].get("identifier") != identifier:
             findings.append(finding(
                 "V405", where, f"assessmentItemRef {identifier!r} points at {href!r}, whose item identifier is "

@@ -80,7 +80,9 @@ def _quiz(files: dict[str, bytes], assessments: list[Document], banks: list[Docu
                     pools=tuple(found.pools),
                     assets=_shown(assets, found.questions, info.description))
     except ModelError as exc:
-        raise SourceError([Diagnostic("E826", f"the quiz cannot be read: {exc}", span)]) from None
+        raise SourceError([Diagnostic("E826", f"the quiz cannot be read: {exc}", span,
+                                      "correct it in the LMS that exported it and export the quiz again "
+                                      "(docs/formats/canvas.md says what lmsexport reads)")]) from None
 
 
 def _notes(holders: list, banks: list[Document], found: Questions, log: Log, span: SourceSpan) -> None:

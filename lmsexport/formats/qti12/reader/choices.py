@@ -129,7 +129,8 @@ def read_matching(item: Item, meta: dict[str, str], declared: str | None = names
         pairs.append(MatchPair(id=letters(len(pairs)), left=left, right=options[right[0]], source=span(item, lid)))
     pairs, matched = _without_blank_pairs(item, pairs, matched)
     if len(pairs) < 2:
-        raise Skip(f"a matching question needs two pairs or more, this one has {len(pairs)}")
+        raise Skip(f"a matching question needs two pairs or more, this one has {len(pairs)}",
+                   "give it a second pair in the source LMS, or make it a question of another kind")
     if declared is None and all(_blank(pair.right) for pair in pairs):
         raise Skip("the options of its left items have no text (they may be elsewhere in the item, where the "
                    "reader does not look)", "check the question in the source LMS", code="W871")

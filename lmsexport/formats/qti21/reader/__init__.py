@@ -33,7 +33,7 @@ from ....package import MANIFEST
 from ....xml import NS, entity_reference, parser
 from .items import Item, interactions_of, read_question
 from .sections import Selecting, read_pools, selecting_section
-from .text import TextReader, Unreadable, order_assets
+from .text import TextReader, Unreadable, order_assets, read_number
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -72,14 +72,19 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         question = read_question(root, Item("q1", lang, span, TextReader(log=log, subject=subject, span=span), log=log))
         return Quiz(id=quiz_id, title=root.get("title") or quiz_id, lang=lang, questions=(question,),
                     settings=Settings(shuffle=_shuffled([root])))
-    except (Unreadable, ModelError, ValueError) as exc:
+    except (Unreadable, ModelError) as exc:
         raise SourceError([_problem(source, exc, subject)]) from None
+
+
+_MODEL_HINT = ("correct it in the tool that made the package and export it again (docs/formats/qti21.md says "
+               "what lmsexport reads)")
+"""What to do about a value the model refuses (a ModelError, which knows no QTI)."""
 
 
 def _problem(source: str, exc: Exception, subject: str) -> Diagnostic:
     """Why an item cannot be read, as an error (its code: E803, or E010 for a text the sanitiser empties)."""
     return Diagnostic(getattr(exc, "code", "E803"), f"{subject}: {exc}", SourceSpan(source, getattr(exc, "line", 0)),
-                      getattr(exc, "hint", ""))
+                      getattr(exc, "hint", "") or _MODEL_HINT)
 
 
 def _unzip(data: bytes, source: str) -> dict[str, bytes]:
@@ -98,7 +103,8 @@ def _parse(content: bytes, source: str):
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         where = SourceSpan(source, line, column)
-        raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where)]) from None
+        hint = "the file is damaged: export the package again, or fix the XML at that place"
+        raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where, hint)]) from None
     entity = entity_reference(root)
     if entity is not None:
         raise SourceError([Diagnostic("E806", f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
@@ -154,8 +160,9 @@ def _read_package(files: dict[str, bytes], source: str, log: Log) -> Quiz:
             settings=_settings(test, roots, sum(q.points for q in questions), f"{source}!{test_path}"),
             assets=order_assets(assets, manifest),
         )
-    except (ModelError, ValueError) as exc:
-        raise SourceError([Diagnostic("E804", str(exc), SourceSpan(f"{source}!{test_path or MANIFEST}"))]) from None
+    except (Unreadable, ModelError) as exc:
+        where = SourceSpan(f"{source}!{test_path or MANIFEST}", getattr(exc, "line", 0))
+        raise SourceError([Diagnostic("E804", str(exc), where, getattr(exc, "hint", "") or _MODEL_HINT)]) from None
 
 
 def _test(manifest, files: dict[str, bytes], source: str):
@@ -166,7 +173,7 @@ def _test(manifest, files: dict[str, bytes], source: str):
             if path not in files:
                 message = f"the test {path!r} is listed in the manifest but not in the package"
                 where = SourceSpan(f"{source}!{MANIFEST}", resource.sourceline)
-                raise SourceError([Diagnostic("E805", message, where)])
+                raise SourceError([Diagnostic("E805", message, where, "export the package again, with its test")])
             return path, _parse(files[path], f"{source}!{path}")
     return None, None
 
@@ -204,7 +211,8 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
     the model cannot hold or that cannot be read as written (its images are not kept)."""
     if ref.path not in files:
         message = f"{ref.path!r} is referred to here but is not in the package"
-        raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line))])
+        raise SourceError([Diagnostic("E805", message, SourceSpan(f"{source}!{ref.referrer}", ref.line),
+                                      "put that file into the package, or remove the reference to it")])
     where = f"{source}!{ref.path}"
     root = _parse(files[ref.path], where)
     identifier = (ref.identifier or root.get("identifier", "")).removeprefix(f"{quiz_id}-")
@@ -215,7 +223,7 @@ def _read_item(files, source: str, ref: _Ref, quiz_id: str, lang: str | None, ta
                                                                      subject=subject, span=span), ref.weight, tags, log)
     try:
         question = read_question(root, item)
-    except (Unreadable, ModelError, ValueError) as exc:
+    except (Unreadable, ModelError) as exc:
         if getattr(exc, "fatal", False):
             raise SourceError([_problem(where, exc, subject)]) from None
         for path in set(assets) - set(found):
@@ -280,19 +288,20 @@ def _settings(test, items: list, total: float, where: str) -> Settings:
         shuffle=_shuffled(items),
         pass_mark=_pass_mark(test, total),
         feedback="end" if part is not None and part.get("submissionMode") == "simultaneous" else "immediate",
-        time_limit=_seconds(max_time) if max_time else None,
+        time_limit=_seconds(max_time, limits) if max_time else None,
         spans={"time_limit": SourceSpan(where, limits.sourceline or 0)} if max_time else {},
     )
 
 
-def _seconds(max_time: str) -> int:
+def _seconds(max_time: str, limits) -> int:
     """timeLimits/@maxTime (xs:double seconds) as the model's whole seconds."""
     try:
         seconds = float(max_time)
     except ValueError:
         seconds = math.nan
     if not 0 < seconds <= TIME_LIMIT_MAX:
-        raise ValueError(f"the time limit maxTime={max_time!r} is not from 1 to {TIME_LIMIT_MAX} seconds")
+        raise Unreadable(f"the time limit maxTime={max_time!r} is not from 1 to {TIME_LIMIT_MAX} seconds", limits,
+                         f"set maxTime to the time limit in seconds, from 1 to {TIME_LIMIT_MAX}, or remove it")
     return max(1, round(seconds))
 
 
@@ -305,8 +314,5 @@ def _pass_mark(test, total: float) -> float | None:
         return None
     scale = {f"{_Q}product": 1.0, f"{_Q}divide": 100.0, f"{_Q}variable": 100.0 / total if total else None}
     factor = scale.get(comparison[0].tag)
-    try:
-        mark = float(comparison[1].text)
-    except (TypeError, ValueError):
-        raise ValueError(f"the pass mark {comparison[1].text!r} is not a number") from None
+    mark = read_number(comparison[1].text, comparison[1], "the pass mark")
     return None if factor is None else mark * factor

@@ -126,5 +126,6 @@ def picked(test, response: str) -> str | None:
     """X in `match(response, X)`, `match(X, response)` or `member(X, response)`: an option picked."""
     if test.tag not in (f"{_Q}match", f"{_Q}member") or len(test) != 2 or variable_of(test) != response:
         return None
-    values = [node.text.strip() for node in test.iterfind(f"{_Q}baseValue") if node.get("baseType") == "identifier"]
-    return values[0] if len(values) == 1 else None
+    values = [(node.text or "").strip() for node in test.iterfind(f"{_Q}baseValue")
+              if node.get("baseType") == "identifier"]
+    return values[0] if len(values) == 1 and values[0] else None

@@ -19,7 +19,7 @@ from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identi
 from ....xml import NS, number
 from .feedback import Feedback, picked, variable_of
 from .responses import correct_values, declaration
-from .text import NoKind, TextReader, Unreadable, read_number, unindent
+from .text import NO_CORRECT_RESPONSE, NoKind, TextReader, Unreadable, read_number, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -37,7 +37,7 @@ def typed_answers(root, declared, full: float | None, feedback: Feedback) -> tup
     if found is None:
         values = [node.text or "" for node in declared.iterfind(f"{_Q}correctResponse/{_Q}value")]
         if not values:
-            raise Unreadable("the response declaration has no correctResponse", declared)
+            raise Unreadable("the response declaration has no correctResponse", declared, NO_CORRECT_RESPONSE)
         found = ([(names.from_literal(values[0]), 1.0)], True)
     entries, case_sensitive = found
     best = max(value for _, value in entries) if full is None else full
@@ -67,7 +67,8 @@ def _mapped(declared):
     case_sensitive = all(entry.get("caseSensitive", "true") == "true" for entry in entries)
     keyless = next((entry for entry in entries if entry.get("mapKey") is None), None)
     if keyless is not None:
-        raise Unreadable("a mapEntry without a mapKey", keyless)
+        raise Unreadable("a mapEntry without a mapKey", keyless,
+                         "give each mapEntry the answer it scores as its mapKey")
     return [(names.from_literal(e.get("mapKey")), read_number(e.get("mappedValue"), e, "a mappedValue"))
             for e in entries], case_sensitive
 
@@ -100,7 +101,9 @@ def _tested(test) -> tuple[str | None, bool | None]:
         pattern = test.get("pattern", "")
         text = names.from_pattern(pattern)
         if text is None:
-            raise Unreadable(f"the pattern {pattern!r} is not a wildcard answer lmsexport can read", test)
+            raise Unreadable(f"the pattern {pattern!r} is not a wildcard answer lmsexport can read", test,
+                             "test the answer with a stringMatch, or a pattern of the answer's text with .* "
+                             "standing for any characters")
         insensitive = names.wildcard_pattern(text, False) == pattern
         letters = any(c.lower() != c.upper() for c in text)
         return text, (not insensitive if letters else None)
@@ -182,11 +185,8 @@ def _number_gap(root, declared, gap_id: str, reader: TextReader) -> Gap:
     shortest form (the model's gaps compare text), warned (W883)."""
     values = correct_values(declared)
     if not values:
-        raise Unreadable("the response declaration has no correctResponse", declared)
-    try:
-        shortest = number(float(values[0]))
-    except ValueError:
-        raise Unreadable(f"the correct response {values[0]!r} is not a number", declared) from None
+        raise Unreadable("the response declaration has no correctResponse", declared, NO_CORRECT_RESPONSE)
+    shortest = number(read_number(values[0], declared, "the correct response"))
     texts = list(dict.fromkeys([shortest, values[0]]))
     reader.log.warn("W883", f"{reader.subject}: its gap {declared.get('identifier')!r} takes a number, read as the "
                     f"typed answer {' or '.join(map(repr, texts))}: an answer written otherwise (another number of "
@@ -202,7 +202,8 @@ def read_gap_match(root, interactions, common: dict, feedback: Feedback, reader:
     unindent(interaction)
     words = {n.get("identifier"): n for n in interaction.iterfind(f"{_Q}gapText")}
     if interaction.find(f"{_Q}gapImg") is not None:
-        raise NoKind("its words to drag are images, which the model's gaps cannot offer", interactions[0])
+        raise NoKind("its words to drag are images, which the model's gaps cannot offer", interactions[0],
+                     "offer words in its gapTexts, or make it a question of another kind")
     right: dict[str, list[str]] = {}
     for value in correct_values(declaration(root, interaction.get("responseIdentifier", ""))):
         word, _, gap = value.partition(" ")
@@ -210,7 +211,8 @@ def read_gap_match(root, interactions, common: dict, feedback: Feedback, reader:
     gaps = [node for node in interaction.iter(f"{_Q}gap")]
     if any(len(right.get(g.get("identifier"), [])) != 1 or right[g.get("identifier")][0] not in words for g in gaps):
         raise NoKind("a gap of its gapMatchInteraction takes no word, or several, which a drop-down gap cannot "
-                     "hold", interactions[0])
+                     "hold", interactions[0],
+                     "give each gap one right word in the correctResponse, or make the gaps typed ones")
     prompt = interaction.find(f"{_Q}prompt")
     lead = _plain(prompt).strip() + "\n\n" if prompt is not None and _plain(prompt).strip() else ""
     for node in [prompt, *words.values()]:
@@ -235,7 +237,8 @@ def _segments(text: str, gaps: list[Gap], node) -> list:
     tool may hold the private-use characters the tokens are made of: then they do not add up."""
     pieces = _TOKENS.split(text)
     if sorted(int(piece) for piece in pieces[1::2]) != list(range(len(gaps))):
-        raise Unreadable("the text holds U+E000 or U+E001, private-use characters lmsexport marks gaps with", node)
+        raise Unreadable("the text holds U+E000 or U+E001, private-use characters lmsexport marks gaps with", node,
+                         "remove those characters from the item's text")
     return [piece if n % 2 == 0 else gaps[int(piece)] for n, piece in enumerate(pieces)]
 
 

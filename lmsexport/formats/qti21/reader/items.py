@@ -28,7 +28,7 @@ from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, read_gap_match, score_set, typed_answers
 from .responses import correct_values, declaration
 from .scoring import policy
-from .text import NoKind, TextReader, Unreadable, html_text, read_number, unindent
+from .text import NO_CORRECT_RESPONSE, NoKind, TextReader, Unreadable, html_text, read_number, unindent
 
 _Q = f"{{{NS['qti']}}}"
 _LANG = f"{{{NS['xml']}}}lang"
@@ -52,7 +52,8 @@ class Item:
 
 def read_question(root, item: Item) -> Question:
     if root.tag != f"{_Q}assessmentItem":
-        raise Unreadable(f"not a QTI 2.1 assessmentItem (root element {root.tag})", root)
+        raise Unreadable(f"not a QTI 2.1 assessmentItem (root element {root.tag})", root,
+                         f"refer here to a QTI 2.1 assessmentItem (namespace {NS['qti']})")
     _has_a_kind(root)
     interactions = interactions_of(root)
     feedback = Feedback(root, item.reader)
@@ -79,17 +80,21 @@ def _has_a_kind(root) -> None:
     template, a graphic or a portable custom interaction (QTI 2.1 info model, sections 2 and 5)."""
     if root.get("adaptive") == "true":
         raise NoKind("it is adaptive: the learner answers again after feedback, for a score that changes "
-                     "with each attempt, which lmsexport's questions have no place for", root)
+                     "with each attempt, which lmsexport's questions have no place for", root,
+                     "make it an item of one attempt (adaptive=\"false\") in the tool that made it")
     template = root.find(f"{_Q}templateDeclaration")
     if template is not None or root.find(f"{_Q}templateProcessing") is not None:
         raise NoKind("it is a template item: its values are drawn at random for each learner, which "
-                     "lmsexport's questions cannot do", template if template is not None else root)
+                     "lmsexport's questions cannot do", template if template is not None else root,
+                     "write one version of the question, with its values fixed")
     for node in root.iter():
         name = node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
         if name in _GRAPHIC:
-            raise NoKind(f"its {name} asks for places on an image, for which lmsexport has no kind", node)
+            raise NoKind(f"its {name} asks for places on an image, for which lmsexport has no kind", node,
+                         "make it a choice question whose options name the places")
         if name in _CUSTOM:
-            raise NoKind(f"its {name} is run by the tool that made it, which no other format can", node)
+            raise NoKind(f"its {name} is run by the tool that made it, which no other format can", node,
+                         "make it a question of a kind every LMS has (choice, text entry, match, order)")
 
 
 def _scored(root, question: Question, item: Item) -> Question:
@@ -124,7 +129,8 @@ def _kind(root, interactions: list):
     known = ", ".join(sorted(names_))
     raise NoKind(f"it has {known}, for which lmsexport has no kind (it reads one choice, text entry, extended "
                  "text, match, associate, order or gap match interaction per item, or text entries and inline "
-                 "choices in a text)", interactions[0])
+                 "choices in a text)", interactions[0],
+                 "split it into items of one interaction each, or make it one of those kinds")
 
 
 def _alone(interactions: list) -> bool:
@@ -181,7 +187,8 @@ def _choice(root, interactions, common: dict, feedback: Feedback, reader: TextRe
     shown = feedback.per_answer(lambda test: picked(test, response)) | feedback.echoed_choices(ids)
     if (correct | set(shown)) - set(ids):
         raise Unreadable(f"no option is identified as {', '.join(sorted((correct | set(shown)) - set(ids)))}",
-                         interaction)
+                         interaction, "name the identifiers of the item's simpleChoices in its correctResponse "
+                         "and its feedback rules")
     choices = tuple(Choice(id=i, text=reader.text(node), correct=i in correct, feedback=shown.get(i))
                     for i, node in zip(ids, nodes, strict=True))
     return MultipleChoice(**common, prompt=prompt, choices=choices,
@@ -219,17 +226,19 @@ def _numeric_answers(root, declared, full: float) -> tuple[NumericAnswer, ...]:
             return tuple(found)
     values = correct_values(declared)
     if not values:
-        raise Unreadable("the response declaration has no correctResponse", declared)
+        raise Unreadable("the response declaration has no correctResponse", declared, NO_CORRECT_RESPONSE)
     return (NumericAnswer(value=read_number(values[0], declared, "the correct response")),)
 
 
 def _equal_operands(test) -> tuple[float, float]:
     value = test.find(f"{_Q}baseValue")
     if value is None or test.get("toleranceMode", "exact") not in ("exact", "absolute"):
-        raise Unreadable("lmsexport reads numbers compared exactly or within an absolute tolerance", test)
+        raise Unreadable("lmsexport reads numbers compared exactly or within an absolute tolerance", test,
+                         "compare the number exactly, or with toleranceMode=\"absolute\"")
     tolerances = test.get("tolerance", "0").split() if test.get("toleranceMode") == "absolute" else ["0"]
     if len(set(tolerances)) != 1:
-        raise Unreadable("a tolerance that differs below and above the number has no place in the model", test)
+        raise Unreadable("a tolerance that differs below and above the number has no place in the model", test,
+                         "give one tolerance, the same below and above the number")
     return read_number(value.text, value, "the number compared"), read_number(tolerances[0], test, "the tolerance")
 
 
@@ -250,14 +259,17 @@ def _matching(root, interactions, common: dict, feedback: Feedback, reader: Text
     interaction = interactions[0]
     sets = interaction.findall(f"{_Q}simpleMatchSet")
     if len(sets) != 2:
-        raise Unreadable("a matchInteraction needs two simpleMatchSets", interaction)
+        raise Unreadable("a matchInteraction needs two simpleMatchSets", interaction,
+                         "give it two simpleMatchSets: the items on the left, then those they match")
     left, right = ({n.get("identifier"): n for n in s.iterfind(f"{_Q}simpleAssociableChoice")} for s in sets)
     values = [value.split() for value in correct_values(declaration(root, interaction.get("responseIdentifier", "")))]
     if any(len(pair) != 2 for pair in values):
-        raise Unreadable("a correct response of a matchInteraction is not a pair of identifiers", interaction)
+        raise Unreadable("a correct response of a matchInteraction is not a pair of identifiers", interaction,
+                         "write each value of the correctResponse as two identifiers, left then right (\"C R\")")
     pairs = dict(values)
     if set(pairs) - set(left) or set(pairs.values()) - set(right):
-        raise Unreadable("the correct response pairs identifiers the match sets do not have", interaction)
+        raise Unreadable("the correct response pairs identifiers the match sets do not have", interaction,
+                         "pair an identifier of the first simpleMatchSet with one of the second")
     matched = tuple(MatchPair(id=i, left=reader.text(node), right=reader.text(right[pairs[i]]))
                     for i, node in left.items() if i in pairs)
     distractors = tuple(reader.text(node) for i, node in right.items() if i not in set(pairs.values()))
@@ -273,7 +285,8 @@ def read_associate(root, interactions, common: dict, feedback: Feedback, reader:
     used = [identifier for pair in pairs for identifier in pair]
     if any(len(pair) != 2 for pair in pairs) or len(set(used)) != len(used) or set(used) - set(choices):
         raise NoKind("its right associations share choices, which a matching (each left item matched with one "
-                     "right item) cannot hold", interaction)
+                     "right item) cannot hold", interaction,
+                     "make it a matchInteraction, each item on the left matched with one on the right")
     matched = tuple(MatchPair(id=left, left=reader.text(choices[left]), right=reader.text(choices[right]))
                     for left, right in pairs)
     distractors = tuple(reader.text(node) for identifier, node in choices.items() if identifier not in used)
@@ -288,7 +301,8 @@ def _ordering(root, interactions, common: dict, feedback: Feedback, reader: Text
     nodes = {node.get("identifier", ""): node for node in interaction.iterfind(f"{_Q}simpleChoice")}
     order = correct_values(declaration(root, interaction.get("responseIdentifier", "")))
     if sorted(order) != sorted(nodes):
-        raise Unreadable("the correct response does not put every item of the orderInteraction in order", interaction)
+        raise Unreadable("the correct response does not put every item of the orderInteraction in order", interaction,
+                         "list every simpleChoice of the orderInteraction once in the correctResponse, in order")
     items = tuple(OrderItem(id=i, text=reader.text(nodes[i])) for i in order)
     return Ordering(**common, prompt=_prompt(root, interaction, reader), items=items)
 
@@ -296,7 +310,7 @@ def _ordering(root, interactions, common: dict, feedback: Feedback, reader: Text
 def _description(root, interactions, common: dict, feedback: Feedback, reader: TextReader) -> Question:
     body = root.find(f"{_Q}itemBody")
     if body is None:
-        raise Unreadable("the item has no itemBody", root)
+        raise Unreadable("the item has no itemBody", root, "give the item an <itemBody> holding its question")
     return Description(**{**common, "points": 0.0}, prompt=_stem(copy.deepcopy(body), reader))
 
 

@@ -16,7 +16,9 @@ def declaration(root, identifier: str):
     for node in root.iterfind(f"{_Q}responseDeclaration"):
         if node.get("identifier") == identifier:
             return node
-    raise Unreadable(f"no responseDeclaration for the interaction's response {identifier!r}", root)
+    raise Unreadable(f"no responseDeclaration for the interaction's response {identifier!r}", root,
+                     "declare each interaction's response: a responseDeclaration whose identifier is its "
+                     "responseIdentifier")
 
 
 def correct_values(declaration_) -> list[str]:

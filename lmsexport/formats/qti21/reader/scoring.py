@@ -14,6 +14,7 @@ from __future__ import annotations
 from .. import names
 from ....model import FillBlanks, Matching, MultipleChoice, Question
 from ....xml import NS, number
+from .text import read_number
 
 _Q = f"{{{NS['qti']}}}"
 _CLOSE = 1e-6
@@ -77,7 +78,7 @@ def _counted(processing, counter: str, parts: int) -> tuple[str, str | None]:
 def _is_count(node, counter: str, parts: int) -> bool:
     if len(node) != 2 or node[0].tag != f"{_Q}variable" or node[1].tag != f"{_Q}baseValue":
         return False
-    return node[0].get("identifier") == counter and float(node[1].text or "nan") == parts
+    return node[0].get("identifier") == counter and read_number(node[1].text, node[1], "a baseValue") == parts
 
 
 def _mapped(root, question: Question) -> str | None:
@@ -88,13 +89,15 @@ def _mapped(root, question: Question) -> str | None:
         return None  # one gap, RESPONSE: its answers' credits are the mapping's, as the reader took them
     if mapping is None or not isinstance(question, (MultipleChoice, Matching)):
         return "by a mapping of its own"
-    entries = {e.get("mapKey", "").strip(): float(e.get("mappedValue", "0")) for e in mapping.iterfind(f"{_Q}mapEntry")}
-    default = float(mapping.get("defaultValue", "0"))
+    entries = {e.get("mapKey", "").strip(): read_number(e.get("mappedValue", "0"), e, "a mappedValue")
+               for e in mapping.iterfind(f"{_Q}mapEntry")}
+    default = read_number(mapping.get("defaultValue", "0"), mapping, "the mapping's defaultValue")
     if isinstance(question, MultipleChoice):
         right = [entries.get(c.id, default) for c in question.choices if c.correct]
         wrong = [entries.get(c.id, default) for c in question.choices if not c.correct]
         share = question.points / len(right)
-        floored = mapping.get("lowerBound") is not None and float(mapping.get("lowerBound")) == 0
+        lower = mapping.get("lowerBound")
+        floored = lower is not None and read_number(lower, mapping, "the mapping's lowerBound") == 0
         exact = floored and _all(right, share) and _all(wrong, -share)
         said = f"right options {_values(right)}" + (f", wrong options {_values(wrong)}" if wrong else "")
     else:
@@ -109,7 +112,7 @@ def _mapped(root, question: Question) -> str | None:
 def _pairs(declared, question: Matching) -> list:
     """Each pair and the identifier of its right item, from the correct response."""
     values = [node.text.split() for node in declared.iterfind(f"{_Q}correctResponse/{_Q}value") if node.text]
-    rights = {left: right for left, right in values}
+    rights = {pair[0]: pair[1] for pair in values if len(pair) == 2}
     return [(pair, rights.get(pair.id, "")) for pair in question.pairs]
 
 

@@ -49,6 +49,10 @@ class Emptied(Unreadable):
     code = "E010"
 
 
+NO_CORRECT_RESPONSE = "give the responseDeclaration a <correctResponse> with the right answer"
+"""The hint for an item whose answer is nowhere (no correctResponse, nor a mapping or rules that say it)."""
+
+
 def read_number(value: str | None, node, what: str) -> float:
     """`value` (an attribute or the text of `node`) as a finite number, else Unreadable at `node`:
     a package from elsewhere may hold anything where QTI wants an xs:double."""

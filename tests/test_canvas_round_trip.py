@@ -53,7 +53,9 @@ class _Carried:
         quiz, limit = self.quiz, self.quiz.settings.time_limit
         carried = dataclasses.replace(quiz.settings, pass_mark=None, feedback="end", scoring="partial",
                                       time_limit=None if limit is None else math.ceil(limit / 60) * 60)
-        description = self.html(quiz.description, quiz.lang) if quiz.description else None
+        # A description of blank space says nothing: Canvas's reader, like Canvas, has none.
+        shown = quiz.description is not None and quiz.description.html().strip()
+        description = self.html(quiz.description, quiz.lang) if shown else None
         pools = tuple(self.pool(pool) for pool in quiz.pools)
         grouped = {question_id: pool.points for pool in pools for question_id in pool.questions}
         questions = tuple(self.question(question) for question in quiz.questions)

@@ -1,0 +1,103 @@
+"""Time lint rule by rule on an already-read quiz (CPU seconds, `time.process_time`).
+
+    python benchmarks/lint.py QUIZ.txt [QUIZ.txt ...] [--runs 3] [--profile RULE]
+
+Reads each quiz once (not timed), then times, in a fresh process per quiz: making the parts
+every rule shares, loading L020's language model, each rule, and `check()` as a whole (the
+minimum of `--runs`). With `--profile L020` it prints the cProfile of that rule instead. The
+language model's cache is whatever `LMSEXPORT_CACHE_DIR` says (docs/lint.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import pstats
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _timed(function, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def measure(path: Path, runs: int) -> dict:
+    """Times of one quiz, in this process (call it in a fresh one: the model loads once)."""
+    import lmsexport
+    from lmsexport import rules
+    from lmsexport.rules import language, runner
+
+    gc.set_threshold(100_000, 50, 50)  # as the console entry does (cli.run)
+    quiz = lmsexport.read(path)
+    times = {"questions": len(quiz.questions)}
+    start = time.process_time()
+    needed = getattr(language, "needs_model", lambda quizzes: True)([quiz])
+    if needed:
+        language._model()
+    times["model"] = time.process_time() - start
+    times["model needed"] = needed
+
+    def parts():
+        rules.forget()
+        rules.quiz_parts(quiz)
+
+    times["parts"] = _timed(parts, runs)
+    for rule in runner.RULES:
+        run = (lambda: list(rule.function([quiz]))) if rule.batch else (lambda: list(rule.function(quiz)))
+        times[rule.code] = _timed(run, runs)
+    rules.forget()
+    times["check"] = _timed(lambda: runner.check([quiz]), runs)
+    return times
+
+
+def profile(path: Path, code: str) -> None:
+    import lmsexport
+    from lmsexport import rules
+    from lmsexport.rules import runner
+
+    quiz = lmsexport.read(path)
+    rule = runner.BY_CODE[code]
+    rules.quiz_parts(quiz)
+    profiler = cProfile.Profile()
+    profiler.runcall(lambda: list(rule.function([quiz] if rule.batch else quiz)))
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("quizzes", type=Path, nargs="+")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", metavar="RULE")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # the fresh process
+    args = parser.parse_args()
+    if args.profile:
+        for path in args.quizzes:
+            profile(path, args.profile)
+        return
+    if args.one:
+        print(json.dumps(measure(args.quizzes[0], args.runs)))
+        return
+    rows = []
+    for path in args.quizzes:
+        command = [sys.executable, __file__, str(path), "--runs", str(args.runs), "--one"]
+        rows.append((path, json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)))
+    keys = [key for key in rows[0][1] if key not in ("questions", "model needed")]
+    print("| quiz | questions | " + " | ".join(keys) + " |")
+    print("|---|---:|" + "---:|" * len(keys))
+    for path, times in rows:
+        model = f"{times['model']:.3f}" if times["model needed"] else "-"
+        cells = [model if key == "model" else f"{times[key]:.3f}" for key in keys]
+        print(f"| {path.parent.name}/{path.name} | {times['questions']} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

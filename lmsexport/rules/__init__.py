@@ -9,9 +9,10 @@ association lists): code, name, severity, one-line summary, function.
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 from ..diagnostics import Severity, SourceSpan
 from ..ids import letters
@@ -20,6 +21,7 @@ from ..text import html_words
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,32 +92,46 @@ def quiz_parts(quiz: Quiz) -> tuple[Part, ...]:
     return _parts(quiz)[0]
 
 
-_last: tuple = (None, None)
-"""The quiz whose parts were made last, and its parts. Every rule walks them, so they
-are made once a quiz (12,000 Parts for 2,000 questions), not once a rule; `check()`
-runs the rules quiz by quiz, and `forget()`s them at the end. One tuple, replaced whole,
-so that a thread never gets another thread's quiz's parts."""
+_shared: dict[str, tuple[object, object]] = {}
+"""Work several rules share, by name: (the quiz or quizzes it was made from, the work). Every
+rule walks a quiz's parts (12,000 Parts for 2,000 questions) and L040 and L061 find the same
+repeats, so each is made once, not once a rule; `check()` runs the rules quiz by quiz and
+`forget()`s it all at the end. Each entry is replaced whole, so that a thread never gets the
+work of another thread's quiz."""
+
+
+def shared(name: str, source: Quiz | tuple[Quiz, ...], make: Callable[[], T]) -> T:
+    """What `make()` made for `source` (compared by identity), made now if it was for another."""
+    entry = _shared.get(name)
+    if entry is None or not _same(entry[0], source):
+        entry = (source, make())
+        _shared[name] = entry
+    return entry[1]
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(map(operator.is_, a, b))
+    return a is b
 
 
 def _parts(quiz: Quiz) -> tuple[tuple[Part, ...], tuple[tuple[Part, ...], ...]]:
-    global _last
-    cached, parts = _last
-    if cached is not quiz:
-        per_question = tuple(tuple(_question_parts(quiz, n, q)) for n, q in enumerate(quiz.questions, 1))
-        head = [Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)]
-        if quiz.description:
-            text = quiz.description
-            head.append(Part(text.value, text.format, "description", "the quiz description", None,
-                             text.lang or quiz.lang))
-        parts = (tuple(head) + tuple(p for group in per_question for p in group), per_question)
-        _last = (quiz, parts)
-    return parts
+    return shared("parts", quiz, lambda: _make_parts(quiz))
+
+
+def _make_parts(quiz: Quiz) -> tuple[tuple[Part, ...], tuple[tuple[Part, ...], ...]]:
+    per_question = tuple(tuple(_question_parts(quiz, n, q)) for n, q in enumerate(quiz.questions, 1))
+    head = [Part(quiz.title, "plain", "title", "the quiz title", None, quiz.lang)]
+    if quiz.description:
+        text = quiz.description
+        head.append(Part(text.value, text.format, "description", "the quiz description", None,
+                         text.lang or quiz.lang))
+    return tuple(head) + tuple(p for group in per_question for p in group), per_question
 
 
 def forget() -> None:
-    """Drop the cached parts (and with them the last quiz linted)."""
-    global _last
-    _last = (None, None)
+    """Drop the shared work (and with it the last quizzes linted)."""
+    _shared.clear()
 
 
 def _question_parts(quiz: Quiz, number: int, question: Question) -> Iterator[Part]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from ..model import MultipleChoice, Question, Quiz
-from . import WARNING, Finding, Rule, visible
+from . import WARNING, Finding, Rule, shared, visible
 
 SIMILAR = 0.8
 MIN_WORDS = 4
@@ -65,7 +65,8 @@ class _Words:
     @classmethod
     def of(cls, text: str) -> _Words:
         words = tuple(unicodedata.normalize("NFKC", text).casefold().translate(_BLANKS).split())
-        return cls(words, frozenset(words), frozenset(w for w in words if any(c.isdigit() for c in w)))
+        numbers = frozenset(w for w in words if not w.isalpha() and any(map(str.isdigit, w)))  # a word: no digit
+        return cls(words, frozenset(words), numbers)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
             same[later] = first
             continue
         key = _key(entry)
-        words = sorted(entry.prompt.set, key=lambda w: (frequency[w], w))
+        words = sorted(sorted(entry.prompt.set), key=frequency.__getitem__)  # rarest first, ties by word
         seen = set()
         for word in words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]:
             posting = index[key, word]
@@ -168,7 +169,12 @@ def _pooled(quiz: Quiz, a: Question, b: Question) -> str | None:
     return named[0] if named[0] == named[1] else f"{named[0]} and {named[1]}"
 
 
-def _repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
+def _repeats(quizzes: Sequence[Quiz]) -> list[tuple[int, Finding, str]]:
+    """Every repeat, found once for both rules."""
+    return shared("repeats", tuple(quizzes), lambda: list(_find_repeats(quizzes)))
+
+
+def _find_repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
     entries = _entries(quizzes)
     first: dict[int, int] = {}
     same: dict[int, int] = {}

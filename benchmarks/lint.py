@@ -43,9 +43,10 @@ def measure(path: Path, runs: int) -> dict:
     start = time.process_time()
     needed = language.needs_model([quiz])
     if needed:
-        language._model()
+        language._model()  # numpy's import and the model's load (from the cache, if there is one)
     times["model"] = time.process_time() - start
     times["model needed"] = needed
+    rules.forget()
 
     def parts():
         rules.forget()

@@ -2,10 +2,11 @@
 
     python benchmarks/lint.py QUIZ.txt [QUIZ.txt ...] [--runs 3] [--profile RULE]
 
-Reads each quiz once (not timed), then times, in a fresh process per quiz: making the parts
-every rule shares, loading L020's language model, each rule, and `check()` as a whole (the
-minimum of `--runs`). With `--profile L020` it prints the cProfile of that rule instead. The
-language model's cache is whatever `LMSEXPORT_CACHE_DIR` says (docs/lint.md).
+Reads each quiz once (not timed), then times, in a fresh process per quiz: a first `check()`
+(with the language model's load, and numpy's import, if it needs them: it says whether it
+did), then the parts every rule shares, each rule, and `check()` as a whole (the minimum of
+`--runs`, with the model loaded). With `--profile L020` it prints the cProfile of that rule
+instead. The language model's cache is whatever `LMSEXPORT_CACHE_DIR` says (docs/lint.md).
 """
 
 from __future__ import annotations
@@ -35,18 +36,16 @@ def measure(path: Path, runs: int) -> dict:
     """Times of one quiz, in this process (call it in a fresh one: the model loads once)."""
     import lmsexport
     from lmsexport import rules
-    from lmsexport.rules import language, runner
+    from lmsexport.rules import runner
 
     gc.set_threshold(100_000, 50, 50)  # as the console entry does (cli.run)
     quiz = lmsexport.read(path)
     times = {"questions": len(quiz.questions)}
     start = time.process_time()
-    needed = language.needs_model([quiz])
-    if needed:
-        language._model()  # numpy's import and the model's load (from the cache, if there is one)
-    times["model"] = time.process_time() - start
-    times["model needed"] = needed
-    rules.forget()
+    runner.check([quiz])
+    times["first check"] = time.process_time() - start  # with the model's load (and numpy's import) if needed
+    times["model"] = "lmsexport.rules.langmodel" in sys.modules
+    times["numpy"] = "numpy" in sys.modules
 
     def parts():
         rules.forget()
@@ -92,13 +91,13 @@ def main() -> None:
     for path in args.quizzes:
         command = [sys.executable, __file__, str(path), "--runs", str(args.runs), "--one"]
         rows.append((path, json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)))
-    keys = [key for key in rows[0][1] if key not in ("questions", "model needed")]
-    print("| quiz | questions | " + " | ".join(keys) + " |")
-    print("|---|---:|" + "---:|" * len(keys))
+    keys = list(rows[0][1])
+    print("| quiz | " + " | ".join(keys) + " |")
+    print("|---|" + "---:|" * len(keys))
     for path, times in rows:
-        model = f"{times['model']:.3f}" if times["model needed"] else "-"
-        cells = [model if key == "model" else f"{times[key]:.3f}" for key in keys]
-        print(f"| {path.parent.name}/{path.name} | {times['questions']} | " + " | ".join(cells) + " |")
+        cells = [("yes" if value else "no") if isinstance(value, bool) else f"{value:.3f}" if isinstance(value, float)
+                 else str(value) for value in times.values()]
+        print(f"| {path.parent.name}/{path.name} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

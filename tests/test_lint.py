@@ -147,11 +147,15 @@ def test_quiz_without_positions_points_at_its_source():
     assert {str(d.span) for d in check([from_json])} == {"x.json"}  # the JSON reader places questions in their file
 
 
-ARABIC = "---\nlang: ar\n---\nاختبار الذاكرة\n\n1. ما هي ذاكرة المعالج في هذا النظام؟\n   *• ذاكرة سريعة جدا #1.a\n   • ذاكرة بطيئة جدا مع GPU\n"
+ARABIC = (
+    "---\nlang: ar\n---\nاختبار الذاكرة\n\n"
+    "1. ما هي ذاكرة المعالج في هذا النظام؟\n   *• ذاكرة سريعة جدا #1.a\n   • ذاكرة بطيئة جدا مع GPU\n"
+)
 """A quiz in a script that decides the language: its texts are Arabic, whatever `#1.a` or GPU they hold."""
 PROBE = (
     "import sys, lmsexport; from lmsexport.rules.runner import check; "
-    "found = check([lmsexport.read(path) for path in sys.argv[2:]], ignore=sys.argv[1].split(',') if sys.argv[1] else []); "
+    "found = check([lmsexport.read(path) for path in sys.argv[2:]], "
+    "ignore=sys.argv[1].split(',') if sys.argv[1] else []); "
     "print(sorted({d.code for d in found}), 'lmsexport.rules.langmodel' in sys.modules, 'numpy' in sys.modules)"
 )
 
@@ -204,7 +208,7 @@ def test_any_run_that_loads_the_model_caches_it(tmp_path, command):
     env = {**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")}
     args = [arg.format(out=tmp_path / "out") for arg in command]
     out = subprocess.run([sys.executable, "-m", "lmsexport", *args, str(ROOT / "quizzes" / "fsdp-yo.txt")],
-                         capture_output=True, text=True, env=env)
+                         capture_output=True, text=True, env=env, cwd=ROOT)
     assert "[L020]" in out.stdout + out.stderr, out.stderr
     assert [path.name.startswith("py3langid-") for path in (tmp_path / "cache").iterdir()] == [True]
 

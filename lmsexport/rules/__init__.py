@@ -203,7 +203,6 @@ def prose(part: Part | Text) -> str:
     return _CODE_SPAN.sub(" ", value) if "`" in value else value
 
 
-
 _TEXTS: dict[str, Callable[[Part], str]] = {"value": lambda part: part.value, "visible": visible, "prose": prose}
 
 

@@ -12,9 +12,9 @@ is judged on its own (joined, the English option of a Vietnamese question
 disappears), and only when it has at least MIN_WORDS natural words: names and
 terms (GPU, PyTorch, `_AIU_PROTECTED_11__`, all-reduce) are not evidence. English is
 written in Latin letters: a text none of whose natural words has one is not English, and is
-not scored (an Arabic or Chinese text, whatever names, terms or `#1.a` it holds), so a
-quiz in such a script may never need the model, nor numpy. It is English when
-P(en) >= P_ENGLISH. Both numbers were tuned on the three
+not scored (an Arabic or Chinese text, whatever names, terms or `#1.a` it holds), so a quiz
+in such a script may never need the model. It is English when P(en) >= P_ENGLISH. Both
+numbers were tuned on the three
 quizzes in quizzes/ plus French, Spanish and Arabic quizzes and 58 code-mixed
 lines (docs/lint.md, "How the language is detected"): on the seeds every
 non-English text scores below 0.14 and every English one above 0.998.
@@ -29,10 +29,10 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from typing import Iterable, Iterator, Sequence
+from typing import Collection, Iterable, Iterator, Sequence
 
 from ..model import Quiz
-from . import WARNING, Finding, Part, Rule, question_parts, quiz_parts, shared, visible
+from . import WARNING, Finding, Part, Rule, question_parts, quiz_parts, shared, texts
 
 MIN_WORDS = 3
 P_ENGLISH = 0.85
@@ -93,17 +93,16 @@ def _screened(quiz: Quiz) -> tuple[list[bool | None], dict[str, tuple[list[int],
     """Per part, its verdict as far as its words tell (`_evidence`), and the texts left for the
     model, by language: (their parts' indexes, the texts). Made once a quiz, for preload()
     and the rule."""
-    return shared("language", quiz, lambda: _screen(quiz_parts(quiz)))
+    return shared("language", quiz, lambda: _screen(quiz_parts(quiz), texts(quiz, "visible")))
 
 
-def _screen(parts: Sequence[Part]) -> tuple[list[bool | None], dict[str, tuple[list[int], list[str]]]]:
+def _screen(parts: Sequence[Part], shown: Sequence[str]) -> tuple[list[bool | None], dict]:
     verdicts: list[bool | None] = [None] * len(parts)
     asked: dict[str, tuple[list[int], list[str]]] = {}
-    for index, part in enumerate(parts):
+    for index, (part, text) in enumerate(zip(parts, shown)):
         language = _model_language(part.lang)
         if language is None:
             continue
-        text = visible(part)
         verdict = verdicts[index] = _evidence(text)
         if verdict:
             indexes, texts = asked.setdefault(language, ([], []))
@@ -112,7 +111,7 @@ def _screen(parts: Sequence[Part]) -> tuple[list[bool | None], dict[str, tuple[l
     return verdicts, asked
 
 
-def needs_model(quizzes: Iterable[Quiz], ignore: Iterable[str] = ()) -> bool:
+def needs_model(quizzes: Iterable[Quiz], ignore: Collection[str] = ()) -> bool:
     """Whether L020 needs the language model for any of `quizzes` (those that do not switch it
     off, by their `lint:` header or by `ignore`): some text in a language the model knows, not
     English, of MIN_WORDS natural words or more, some of them in Latin letters."""
@@ -121,7 +120,7 @@ def needs_model(quizzes: Iterable[Quiz], ignore: Iterable[str] = ()) -> bool:
     return any(_screened(quiz)[1] for quiz in quizzes if "L020" not in quiz.lint_ignore)
 
 
-def preload(quizzes: Iterable[Quiz] = (), ignore: Iterable[str] = ()) -> None:
+def preload(quizzes: Iterable[Quiz] = (), ignore: Collection[str] = ()) -> None:
     """Start loading the model in a background thread if some of `quizzes` needs it (without
     quizzes, nothing does), so that the other rules overlap numpy's import and, without a
     cached copy, the LZMA decompression (which releases the GIL). `check()` calls it for each
@@ -191,17 +190,20 @@ def _question_findings(quiz: Quiz, number: int, verdicts: list[tuple[Part, bool 
 
 def _wrong_language(quiz: Quiz) -> Iterator[Finding]:
     parts = quiz_parts(quiz)
-    verdicts = list(zip(parts, _verdicts(quiz)))
+    verdicts = _verdicts(quiz)
     start = 0
-    for part, verdict in verdicts:
+    for part, verdict in zip(parts, verdicts):
         if part.question is not None:
             break
         start += 1
         if verdict:
             yield Finding(f"{part.name} is in English, {_not_in(part, quiz)}", _hint(part))
+    if not any(verdicts[start:]):
+        return  # most quizzes: no question has an English text
     for number in range(1, len(quiz.questions) + 1):
         end = start + len(question_parts(quiz, number))
-        yield from _question_findings(quiz, number, verdicts[start:end])
+        if True in verdicts[start:end]:
+            yield from _question_findings(quiz, number, list(zip(parts[start:end], verdicts[start:end])))
         start = end
 
 

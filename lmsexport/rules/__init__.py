@@ -13,7 +13,9 @@ import bisect
 import functools
 import operator
 import re
+from array import array
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable, Iterator, NamedTuple, TypeVar
 
 from ..diagnostics import Severity, SourceSpan
@@ -207,8 +209,16 @@ _TEXTS: dict[str, Callable[[Part], str]] = {"value": lambda part: part.value, "v
 
 
 def texts(quiz: Quiz, kind: str) -> tuple[str, ...]:
-    """Per part of `quiz_parts(quiz)`, its `value`, `visible()` or `prose()` text; made once a quiz."""
-    return shared(f"{kind} texts", quiz, lambda: tuple(map(_TEXTS[kind], quiz_parts(quiz))))
+    """Per part of `quiz_parts(quiz)`, its `value`, `visible()` or `prose()` text; made once a quiz.
+    The very tuple of values when every text is its value (plain text without code spans), so
+    that what is made of them (`candidates`) is made once too."""
+
+    def make() -> tuple[str, ...]:
+        made = tuple(map(_TEXTS[kind], quiz_parts(quiz)))
+        values = texts(quiz, "value") if kind != "value" else made
+        return values if all(map(operator.is_, made, values)) else made
+
+    return shared(f"{kind} texts", quiz, make)
 
 
 def candidates(quiz: Quiz, hints: tuple[str | re.Pattern, ...], *kinds: str) -> list[int]:
@@ -220,7 +230,7 @@ def candidates(quiz: Quiz, hints: tuple[str | re.Pattern, ...], *kinds: str) -> 
     many times faster than a pattern); a pattern must never match a line break."""
     found: set[int] = set()
     for kind in kinds:
-        joined, starts = shared(f"joined {kind} texts", quiz, lambda: _joined(texts(quiz, kind)))
+        joined, starts = _joined_texts(quiz, kind)
         for hint in hints:
             position = 0
             while (start := _find(joined, hint, position)) >= 0:
@@ -237,10 +247,15 @@ def _find(text: str, hint: str | re.Pattern, position: int) -> int:
     return -1 if match is None else match.start()
 
 
-def _joined(pieces: tuple[str, ...]) -> tuple[str, list[int]]:
-    """The pieces joined by line breaks, and where each starts."""
-    starts, position = [], 0
-    for piece in pieces:
-        starts.append(position)
-        position += len(piece) + 1
-    return "\n".join(pieces), starts
+def _joined_texts(quiz: Quiz, kind: str) -> tuple[str, array]:
+    """The quiz's texts of `kind` joined by line breaks, and where each starts: made once for
+    every kind that has the same texts (`texts`), as a copy of them all is no small thing
+    (80 MB for 100,000 Vietnamese questions)."""
+    pieces = texts(quiz, kind)
+    for other in _TEXTS:
+        entry = _shared.get(f"joined {other} texts")
+        if entry is not None and entry[0] is pieces:
+            return entry[1]
+    joined = ("\n".join(pieces), array("q", accumulate((len(piece) + 1 for piece in pieces[:-1]), initial=0)))
+    _shared[f"joined {kind} texts"] = (pieces, joined)
+    return joined

@@ -105,9 +105,9 @@ def _screen(parts: Sequence[Part], shown: Sequence[str]) -> tuple[list[bool | No
             continue
         verdict = verdicts[index] = _evidence(text)
         if verdict:
-            indexes, texts = asked.setdefault(language, ([], []))
+            indexes, pending = asked.setdefault(language, ([], []))
             indexes.append(index)
-            texts.append(text)
+            pending.append(text)
     return verdicts, asked
 
 
@@ -122,9 +122,9 @@ def needs_model(quizzes: Iterable[Quiz], ignore: Collection[str] = ()) -> bool:
 
 def preload(quizzes: Iterable[Quiz] = (), ignore: Collection[str] = ()) -> None:
     """Start loading the model in a background thread if some of `quizzes` needs it (without
-    quizzes, nothing does), so that the other rules overlap numpy's import and, without a
-    cached copy, the LZMA decompression (which releases the GIL). `check()` calls it for each
-    quiz before its rules run."""
+    quizzes, nothing does), so that the other rules overlap the load: without a cached copy,
+    0.4 s of LZMA decompression, which releases the GIL. `check()` calls it for each quiz
+    before its rules run."""
     if needs_model(quizzes, ignore):
         _loading()
 
@@ -148,8 +148,8 @@ def _loading():
 
 
 def _model():
-    """The model, loaded once per process; imported here so that `lmsexport --version`
-    and every command that does not lint never load numpy."""
+    """The model, loaded once per process, when a text needs it; imported here so that
+    `lmsexport --version` and every command that does not lint never load it."""
     return _loading().result()
 
 
@@ -158,8 +158,8 @@ def _verdicts(quiz: Quiz) -> list[bool | None]:
     left for the model are scored together, a batch per language (langmodel.py)."""
     screened, asked = _screened(quiz)
     verdicts = list(screened)
-    for language, (indexes, texts) in asked.items():
-        for index, probability in zip(indexes, _model().english(texts, language)):
+    for language, (indexes, shown) in asked.items():
+        for index, probability in zip(indexes, _model().english(shown, language)):
             verdicts[index] = probability >= P_ENGLISH
     return verdicts
 

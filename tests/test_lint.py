@@ -9,6 +9,7 @@ starts with `{`), or several files, each opened by a `%% name` line.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -146,15 +147,70 @@ def test_quiz_without_positions_points_at_its_source():
     assert {str(d.span) for d in check([from_json])} == {"x.json"}  # the JSON reader places questions in their file
 
 
-def test_language_model_is_loaded_only_when_needed():
-    code = (
-        "import sys, lmsexport; from lmsexport.rules.runner import check; "
-        "quizzes = [lmsexport.read('quizzes/fsdp-yo.txt')]; check(quizzes, ignore=['L020']); "
-        "print('numpy' in sys.modules, 'py3langid' in sys.modules); check(quizzes); "
-        "print('py3langid' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert out.stdout.split() == ["False", "False", "True"], out.stderr
+ARABIC = (
+    "---\nlang: ar\n---\nاختبار الذاكرة\n\n"
+    "1. ما هي ذاكرة المعالج في هذا النظام؟\n   *• ذاكرة سريعة جدا #1.a\n   • ذاكرة بطيئة جدا مع GPU\n"
+)
+"""A quiz in a script that decides the language: its texts are Arabic, whatever `#1.a` or GPU they hold."""
+PROBE = (
+    "import sys, lmsexport; from lmsexport.rules.runner import check; "
+    "found = check([lmsexport.read(path) for path in sys.argv[2:]], "
+    "ignore=sys.argv[1].split(',') if sys.argv[1] else []); "
+    "print(sorted({d.code for d in found}), 'lmsexport.rules.langmodel' in sys.modules, 'numpy' in sys.modules)"
+)
+
+
+def _lint_in_a_new_process(tmp_path, sources: list[str], ignore: str = "") -> tuple[str, bool, bool]:
+    """(the codes found, whether the language model was loaded, whether numpy was imported)."""
+    paths = []
+    for number, source in enumerate(sources):
+        path = tmp_path / f"quiz{number}.txt"
+        path.write_text(source, encoding="utf-8")
+        paths.append(str(path))
+    env = {**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", PROBE, ignore, *paths], capture_output=True, text=True, env=env,
+                         cwd=ROOT, check=True)
+    codes, model, numpy = out.stdout.rsplit(" ", 2)
+    return codes, model == "True", numpy.strip() == "True"
+
+
+YORUBA = (ROOT / "quizzes" / "fsdp-yo.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("sources, ignore", [
+    ([YORUBA], "L020"),  # the rule is off for the run
+    (["---\nlint: -L020\n" + YORUBA.removeprefix("---\n")], ""),  # or for the quiz
+    ([ARABIC], ""),
+    ([YORUBA.replace("lang: yo", "lang: en")], ""),  # English: nothing to compare with
+    ([YORUBA.replace("lang: yo\n", "")], ""),  # no language
+    ([YORUBA.replace("lang: yo", "lang: chr")], ""),  # Cherokee: a language the model does not know
+], ids=["ignored", "switched-off", "arabic", "english", "no-lang", "unknown-lang"])
+def test_language_model_is_not_loaded_when_no_text_needs_it(tmp_path, sources, ignore):
+    codes, model, numpy = _lint_in_a_new_process(tmp_path, sources, ignore)
+    assert (model, numpy) == (False, False) and "L020" not in codes
+    assert not (tmp_path / "cache").exists()
+
+
+def test_language_model_is_loaded_and_cached_when_a_text_needs_it(tmp_path):
+    """An Arabic quiz with an English title: the model is loaded and its copy cached; later runs
+    map the copy and score the few texts without numpy."""
+    english_title = ARABIC.replace("اختبار الذاكرة", "A quiz about memory")
+    assert _lint_in_a_new_process(tmp_path, [english_title]) == ("['L020']", True, True)  # numpy unpacks it
+    (cached,) = (tmp_path / "cache").iterdir()
+    assert cached.name.startswith("py3langid-") and cached.stat().st_size > 10_000_000
+    assert _lint_in_a_new_process(tmp_path, [english_title]) == ("['L020']", True, False)
+    assert _lint_in_a_new_process(tmp_path, [YORUBA])[1:] == (True, False)
+
+
+@pytest.mark.parametrize("command", [["lint"], ["build", "-f", "json", "-o", "{out}"]], ids=["lint", "build"])
+def test_any_run_that_loads_the_model_caches_it(tmp_path, command):
+    """`build` lints a single source in a forked child process: the child writes the cache too."""
+    env = {**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")}
+    args = [arg.format(out=tmp_path / "out") for arg in command]
+    out = subprocess.run([sys.executable, "-m", "lmsexport", *args, str(ROOT / "quizzes" / "fsdp-yo.txt")],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    assert "[L020]" in out.stdout + out.stderr, out.stderr
+    assert [path.name.startswith("py3langid-") for path in (tmp_path / "cache").iterdir()] == [True]
 
 
 DOCS = ROOT / "docs" / "lint.md"

@@ -436,10 +436,6 @@ class Build:
             made = (make_one(path, data, defaults) for path, data, defaults, _ in todo)
         else:
             made = executor.map(make, *zip(*[(p, d, f, self.settings) for p, d, f, _ in todo]))
-        if self.settings.lint and todo and not fork:
-            from ..rules import language
-
-            language.preload()  # after the workers are forked: a fork must not copy a loading thread
         try:
             for done, (_, _, _, print_) in plan:
                 yield (done if done is not None else next(made)), print_

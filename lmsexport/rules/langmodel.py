@@ -1,35 +1,49 @@
 """py3langid's language model, loaded fast and applied to many texts at once (for L020).
 
-py3langid ships its model LZMA-compressed, and decompressing it takes 0.4 s on every
-start: longer than linting 2,000 questions. So the arrays scoring needs are kept,
-uncompressed, in a cache folder and memory-mapped from there (~10 ms) after the first
-run; without a writable cache folder the model is read from py3langid every time.
+py3langid ships its model LZMA-compressed, and unpacking it takes 0.4 s on every start:
+longer than linting 2,000 questions. So the first run that needs it keeps the arrays scoring
+needs, uncompressed, in one file of a cache folder (68 MB), and later runs map that file into
+memory (~1 ms); without a writable cache folder the model is unpacked every time.
 
-py3langid's `rank()` walks its byte-level automaton over one text in a Python loop.
-`english()` walks it over all texts at once instead, one byte position per step for
-every text still that long (numpy), then scores the features it met exactly as `rank()`
-does with the languages restricted: the same probabilities (to float rounding; a test
-compares them with py3langid's).
+py3langid's `rank()` walks its byte-level automaton over one text in a Python loop, with
+numpy. `english()` does that loop over memoryviews of the mapped file for the first
+`PYTHON_BYTES` a process scores, so that a quiz with a few texts to check (an Arabic quiz's
+English title, a quiz of twenty questions) never imports numpy (~0.06 s). Past that, it walks
+all texts at once, one byte position per step for every text still that long (numpy). Both
+then score the features met as `rank()` does with the languages restricted: the same
+probabilities (to float rounding; a test compares them with py3langid's, and the two walks
+with each other).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import math
+import mmap
 import os
 import shutil
+import struct
 import sys
 import tempfile
 import unicodedata
+from collections import Counter
 from pathlib import Path
 
-import numpy as np
+PYTHON_BYTES = 65_536
+"""Bytes a process scores in Python before it takes numpy for the rest: importing numpy costs
+about what walking twice as many bytes one by one does, so a quiz with few texts to check
+never pays for it, and one with many pays at most about twice the least it could."""
 
-BATCH = 4096
-"""Texts walked together: enough to keep numpy busy, few enough to bound memory."""
-FEW = 32
-"""Below this many texts still walking, each goes on alone in Python: a step of numpy
-costs as much as a hundred bytes walked one by one (one long text would be slow)."""
+MODEL_FILE = "data/model.npz.xz"
+"""py3langid's model, in its package (its `MODEL_FILE`; a test compares them): found without
+importing py3langid, which imports numpy."""
+LAYOUT = 2
+"""The version of the cache file's layout, part of its name."""
 
-_ARRAYS = ("nextmove", "nextmove_row", "out_feat", "ptc_by_class", "pc", "classes")
+_ARRAYS = ("nextmove", "nextmove_row", "out_feat", "ptc_by_class")
+_HALF = struct.Struct("e")
+_ALIGN = 64
 
 
 def cache_folder() -> Path | None:
@@ -46,101 +60,94 @@ def cache_folder() -> Path | None:
     return Path(base) / "lmsexport"
 
 
-class Model:
-    """The arrays of py3langid's model that scoring needs."""
+def cache_file() -> Path | None:
+    """Where the unpacked model is kept: named after the model file's size and date, so that
+    an upgraded py3langid gets a copy of its own."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    stat = _model_path().stat()
+    return folder / f"py3langid-{stat.st_size}-{stat.st_mtime_ns}-{LAYOUT}.bin"
 
-    def __init__(self, arrays: dict):
-        self.nextmove = arrays["nextmove"]
-        self.rowbase = arrays["nextmove_row"].astype(np.intp) << 8  # a state's row in `nextmove`
-        self.out_feat = arrays["out_feat"]
-        self.ptc_by_class = arrays["ptc_by_class"]
-        """log P(feature | class), one row per class: a pair of languages reads two rows."""
-        self.pc = arrays["pc"]
-        self.classes = [str(c) for c in arrays["classes"]]
+
+def _model_path() -> Path:
+    spec = importlib.util.find_spec("py3langid")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("py3langid is not installed")
+    return Path(spec.origin).parent / MODEL_FILE
+
+
+class Model:
+    """The arrays of py3langid's model that scoring needs, as memoryviews of one buffer (the
+    cache file mapped into memory, or the unpacked model)."""
+
+    def __init__(self, data: bytes | mmap.mmap):
+        header, arrays = _read_layout(data)
+        self.classes: list[str] = header["classes"]
         self.labels = frozenset(self.classes)
-        self._views = (memoryview(self.nextmove), memoryview(self.rowbase), memoryview(self.out_feat))
+        self.pc: list[float] = header["pc"]
+        """log P(class)."""
+        self.features: int = header["features"]
+        self.nextmove, self.nextmove_row, self.out_feat = arrays["nextmove"], arrays["nextmove_row"], arrays["out_feat"]
+        self.ptc_by_class = arrays["ptc_by_class"]
+        """log P(feature | class) as float16 bytes, one row per class: a pair of languages reads two rows."""
+        self._data = data  # the memoryviews keep it open
+        self._walked = 0
 
     @classmethod
     def load(cls) -> Model:
-        from py3langid.langid import MODEL_DIR, MODEL_FILE
-
-        source = MODEL_DIR / MODEL_FILE
-        folder = cache_folder()
-        stat = source.stat()
-        cached = folder / f"py3langid-{stat.st_size}-{stat.st_mtime_ns}" if folder else None
-        if cached is not None and cached.is_dir():
-            try:
-                return cls({name: np.load(cached / f"{name}.npy", mmap_mode="r") for name in _ARRAYS})
-            except (OSError, ValueError):
-                pass  # damaged or half-deleted: read the original below
-        arrays = _decompress(source)
+        cached = cache_file()
         if cached is not None:
-            _store(arrays, cached)
-        return cls(arrays)
+            try:
+                with open(cached, "rb") as file:
+                    return cls(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
+            except (OSError, ValueError):
+                pass  # none yet, damaged or half-deleted: unpack the original below
+        chunks = _layout(_unpack(_model_path()))
+        if cached is not None and _store(chunks, cached):
+            try:
+                with open(cached, "rb") as file:
+                    return cls(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
+            except (OSError, ValueError):
+                pass  # removed meanwhile: use what was unpacked
+        return cls(b"".join(chunks))
 
     def english(self, texts: list[str], language: str) -> list[float]:
         """P(English) of each text, for a classifier restricted to {language, en}."""
         columns = [i for i, label in enumerate(self.classes) if label in (language, "en")]
-        is_english = np.array([self.classes[i] == "en" for i in columns])
+        english = [self.classes[i] == "en" for i in columns]
         encoded = [_encode(text) for text in texts]
-        found = []
-        for start in range(0, len(encoded), BATCH):
-            scores = self._scores(encoded[start:start + BATCH], columns)
-            found.append(scores[:, is_english].sum(axis=1))
-        return np.concatenate(found).tolist() if found else []
+        size = sum(map(len, encoded))
+        if self._walked + size <= PYTHON_BYTES:
+            self._walked += size
+            return [self._alone(text, columns, english) for text in encoded]
+        from . import langbatch
 
-    def _scores(self, texts: list[bytes], columns: list[int]) -> np.ndarray:
-        """py3langid `_decide()` with norm_probs, for many texts: softmax(NB score / sqrt(bytes))."""
-        text, feature, count = self._features(texts)
-        table = self.ptc_by_class[columns].astype(np.float32)
-        weight = np.log1p(count.astype(np.float32))
-        raw = np.empty((len(texts), len(columns)), dtype=np.float64)
-        for j in range(len(columns)):
-            raw[:, j] = np.bincount(text, weights=weight * table[j, feature], minlength=len(texts))
-        raw += self.pc[columns]
-        raw[np.bincount(text, minlength=len(texts)) == 0] = 0.0  # no feature: uniform, as in py3langid
-        lengths = np.fromiter(map(len, texts), dtype=np.float64, count=len(texts))
-        raw /= np.sqrt(np.maximum(lengths, 1.0))[:, None]
-        raw = np.exp(raw - raw.max(axis=1, keepdims=True))
-        return raw / raw.sum(axis=1, keepdims=True)
+        return langbatch.english(self, encoded, columns, english)
 
-    def _features(self, texts: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(text, feature, count) for every feature met in a text: the automaton walked over all
-        texts in step, longest first, so the texts still walking are always a prefix."""
-        lengths = np.fromiter(map(len, texts), dtype=np.intp, count=len(texts))
-        order = np.argsort(-lengths, kind="stable")
-        walking = len(texts) - np.searchsorted(np.sort(lengths), np.arange(lengths.max(initial=0)), side="right")
-        data = np.frombuffer(b"".join(texts[i] for i in order), dtype=np.uint8).astype(np.intp)
-        starts = np.concatenate(([0], np.cumsum(lengths[order])[:-1])).astype(np.intp)
-        state = np.zeros(len(texts), dtype=np.intp)
-        hits, features = [], []
-        for step, count in enumerate(walking):
-            if count < FEW:
-                for k in range(count):
-                    found = self._walk_on(int(state[k]), texts[order[k]][step:])
-                    hits.append(np.full(len(found), order[k], dtype=np.intp))
-                    features.append(np.array(found, dtype=np.intp))
-                break
-            moved = self.nextmove[self.rowbase[state[:count]] + data[starts[:count] + step]].astype(np.intp)
-            state[:count] = moved
-            emitted = self.out_feat[moved]
-            where = np.flatnonzero(emitted >= 0)
-            hits.append(order[where])
-            features.append(emitted[where])
-        if not hits:
-            empty = np.zeros(0, dtype=np.intp)
-            return empty, empty, empty
-        width = self.ptc_by_class.shape[1]  # the number of features
-        keys, counts = np.unique(np.concatenate(hits) * width + np.concatenate(features), return_counts=True)
-        return keys // width, keys % width, counts
+    def _alone(self, text: bytes, columns: list[int], english: list[bool]) -> float:
+        """py3langid's `rank()` of one text, restricted to `columns`: softmax(NB score / sqrt(bytes))."""
+        counts = Counter(self.walk(0, text))
+        if not counts:  # no feature: uniform, as in py3langid
+            return sum(english) / len(columns)
+        weights = [(math.log1p(count), feature) for feature, count in counts.items()]
+        scale = math.sqrt(len(text))
+        raw = []
+        for column in columns:
+            row = column * self.features
+            score = sum(weight * _HALF.unpack_from(self.ptc_by_class, 2 * (row + feature))[0]
+                        for weight, feature in weights)
+            raw.append((self.pc[column] + score) / scale)
+        top = max(raw)
+        exps = [math.exp(value - top) for value in raw]
+        return sum(e for e, is_english in zip(exps, english) if is_english) / sum(exps)
 
-
-    def _walk_on(self, state: int, rest: bytes) -> list[int]:
+    def walk(self, state: int, rest: bytes) -> list[int]:
         """The features met walking on from `state` over `rest`, byte by byte (py3langid's loop)."""
-        nextmove, rowbase, out_feat = self._views
+        nextmove, rows, out_feat = self.nextmove, self.nextmove_row, self.out_feat
         found = []
         for byte in rest:
-            state = nextmove[rowbase[state] + byte]
+            state = nextmove[(rows[state] << 8) + byte]
             if out_feat[state] >= 0:
                 found.append(out_feat[state])
         return found
@@ -153,7 +160,9 @@ def _encode(text: str) -> bytes:
     return unicodedata.normalize("NFC", text).encode("utf8", errors="surrogatepass")
 
 
-def _decompress(source: Path) -> dict:
+def _unpack(source: Path) -> dict:
+    """py3langid's model as numpy arrays (and its classes and log P(class) as lists)."""
+    import numpy as np
     from py3langid.modelio import load_model
 
     ptc, pc, classes, nextmove, row, out_feat = load_model(source)
@@ -161,27 +170,70 @@ def _decompress(source: Path) -> dict:
         "nextmove": np.frombuffer(nextmove, dtype=np.dtype(nextmove.typecode)),
         "nextmove_row": np.frombuffer(row, dtype=np.dtype(row.typecode)),
         "out_feat": np.asarray(out_feat, dtype=np.int32),
-        "ptc_by_class": np.ascontiguousarray(np.asarray(ptc).T),
-        "pc": np.asarray(pc),
-        "classes": np.asarray(classes),
+        "ptc_by_class": np.ascontiguousarray(np.asarray(ptc, dtype=np.float16).T),
+        "pc": np.asarray(pc, dtype=np.float64).tolist(),
+        "classes": [str(c) for c in classes],
     }
 
 
-def _store(arrays: dict, target: Path) -> None:
-    """Write the cache whole or not at all: into a new folder, renamed into place."""
+def _layout(model: dict) -> list:
+    """The cache file: the arrays, each at a multiple of 64 bytes, then a JSON header saying
+    where each is, then the header's length (8 bytes)."""
+    chunks, offset, placed = [], 0, {}
+    for name in _ARRAYS:
+        array = model[name]
+        placed[name] = [array.dtype.char, offset, array.size]
+        padding = -array.nbytes % _ALIGN
+        chunks += [memoryview(array.reshape(-1).view("u1")), bytes(padding)]
+        offset += array.nbytes + padding
+    header = json.dumps({"layout": LAYOUT, "byteorder": sys.byteorder, "size": offset, "classes": model["classes"],
+                         "pc": model["pc"], "features": model["ptc_by_class"].shape[1], "arrays": placed}).encode()
+    return chunks + [header, len(header).to_bytes(8, "little")]
+
+
+def _read_layout(data) -> tuple[dict, dict[str, memoryview]]:
+    """The header and typed views of the arrays of a cache file's bytes; ValueError if damaged."""
+    view = memoryview(data)
+    try:
+        length = int.from_bytes(view[-8:], "little")
+        header = json.loads(bytes(view[-8 - length:-8]))
+        if header["layout"] != LAYOUT or header["byteorder"] != sys.byteorder:
+            raise ValueError("a cache file of another layout or machine")
+        if header["size"] + length + 8 != len(view):
+            raise ValueError("a cut cache file")
+        arrays = {}
+        for name, (char, offset, count) in header["arrays"].items():
+            size = struct.calcsize(char) * count
+            piece = view[offset:offset + size]
+            if len(piece) != size or not count:
+                raise ValueError("a cut cache file")
+            arrays[name] = piece if char == "e" else piece.cast(char)  # float16: read with struct
+        return header, arrays
+    except (KeyError, TypeError, IndexError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError("a damaged cache file") from exc
+
+
+def _store(chunks: list, target: Path) -> bool:
+    """Write the cache whole or not at all: into a new file, renamed into place. False when
+    nowhere could take it (read-only, full): the next run unpacks the model again."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        folder = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+        handle, temporary = tempfile.mkstemp(prefix=".tmp-py3langid-", dir=target.parent)
     except OSError:
-        return  # nowhere to cache: read the original next time too
+        return False
     try:
-        for name in _ARRAYS:
-            np.save(folder / f"{name}.npy", arrays[name], allow_pickle=False)
-        folder.rename(target)
+        with os.fdopen(handle, "wb") as out:
+            out.writelines(chunks)
+        os.replace(temporary, target)
     except OSError:
-        return  # written meanwhile by another process, or no room: either way not ours to keep
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    for stale in target.parent.glob("py3langid-*"):  # an earlier py3langid's (66 MB each)
-        if stale != target:
-            shutil.rmtree(stale, ignore_errors=True)
+        Path(temporary).unlink(missing_ok=True)
+        return False
+    stale = [*target.parent.glob("py3langid-*"), *target.parent.glob(".tmp-py3langid-*")]
+    for path in stale:  # an earlier py3langid's or layout's (68 MB each), or what a killed run left
+        if path == target:
+            continue
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    return True

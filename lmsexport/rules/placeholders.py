@@ -23,7 +23,7 @@ import unicodedata
 from typing import Iterator
 
 from ..model import Quiz
-from . import ERROR, WARNING, Finding, Rule, prose, quiz_parts, visible
+from . import ERROR, WARNING, Finding, Rule, candidates, quiz_parts, texts, visible
 
 _MACHINE_TOKENS = (
     (
@@ -40,9 +40,11 @@ _MACHINE_TOKENS = (
     ),
 )
 
-_MACHINE_HINT = re.compile(r"[_<\[▁]|protected|placeholder", re.IGNORECASE)
-"""What every token above holds: a text without any of these has none (one quick scan)."""
+_MACHINE_HINTS = ("_", "<", "[", "▁", "PROTECTED", "PLACEHOLDER")
+"""What every token above holds: a text without any of these has none (`candidates`)."""
 
+_TEMPLATE_HINTS = ("{", "%", "[[")
+"""What every template pattern below holds."""
 _TEMPLATE = re.compile(
     r"\{\{.*?\}\}|\{%.*?%\}|\$\{[^{}\n]*\}"
     r"|(?<![\w%])%(?:\(\w+\)|\d\$)?[sd](?!\w)"
@@ -63,6 +65,8 @@ _MARKDOWN_MARKS = (
      "TeX math"),
 )
 """What a quiz written without `markup: markdown` shows as typed (TeX: only with `^`, `_` or `\\`)."""
+_MARKDOWN_HINTS = ("[", "*", "$", "\\")
+"""What every mark above holds."""
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _DOUBLE_ENTITY = re.compile(r"&amp;(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
@@ -73,20 +77,24 @@ _SMILEY = re.compile(r"[:;]-?[()]")
 _ENUMERATOR = re.compile(r"(?:^|\s)(?:[A-Za-z]|\d{1,2}|[ivx]{1,4})\Z")
 _MARKDOWN = (("**", "Markdown bold"), ("__", "Markdown bold"), ("`", "a code span"))
 _PAIRED = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values()) + "*_`") + "]")
+_MARKS = (*_PAIRS, *_PAIRS.values(), "*", "_", "`", "&")
+"""A text to look at for L013: one with a mark, or HTML with an entity (which may stand for one)."""
 
 # Characters Windows-1252 (or Latin-1) gives the bytes 0x80-0xFF, to undo a wrong decoding.
 _MOJIBAKE_RUN = re.compile(
     "[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014"
     "\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]{2,}"
 )
+_DAMAGE = (re.compile(_MOJIBAKE_RUN.pattern[:-len("{2,}")] * 2), "\ufffd")
+"""What L014 looks for: two characters of a run in a row (twice as fast to find as the run), or U+FFFD."""
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
 def _placeholders(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
+    parts = quiz_parts(quiz)
+    for index in candidates(quiz, _MACHINE_HINTS, "visible", "value"):  # most texts: none, one scan for all
+        part = parts[index]
         texts = (visible(part), part.value) if part.format == "html" else (part.value,)
-        if not any(_MACHINE_HINT.search(text) for text in texts):
-            continue  # most texts: one scan, not one per pattern
         for pattern, what, hint in _MACHINE_TOKENS:
             tokens = dict.fromkeys(m.group() for text in texts for m in pattern.finditer(text))
             for token in tokens:
@@ -94,8 +102,9 @@ def _placeholders(quiz: Quiz) -> Iterator[Finding]:
 
 
 def _template_debris(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
-        text = prose(part)
+    parts, proses = quiz_parts(quiz), texts(quiz, "prose")
+    for index in candidates(quiz, _TEMPLATE_HINTS, "prose"):
+        part, text = parts[index], proses[index]
         text = _TEX.sub(" ", text) if "$" in text or "\\" in text else text
         for token in dict.fromkeys(_TEMPLATE.findall(text)):
             yield Finding(
@@ -107,7 +116,9 @@ def _template_debris(quiz: Quiz) -> Iterator[Finding]:
 
 
 def _html_entities(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
+    parts = quiz_parts(quiz)
+    for index in candidates(quiz, ("&",), "value"):
+        part = parts[index]
         if part.format == "html":
             found = ["&" + m.group()[len("&amp;"):] for m in _DOUBLE_ENTITY.finditer(part.value)]
             why = "the entity is escaped twice"
@@ -156,13 +167,12 @@ def _markup_problem(text: str) -> str | None:
 
 
 def _unbalanced(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
-        if not _PAIRED.search(part.value) and not (part.format == "html" and "&" in part.value):
+    parts, proses = quiz_parts(quiz), texts(quiz, "prose")
+    for index in candidates(quiz, _MARKS, "value"):
+        part = parts[index]
+        if not _PAIRED.search(part.value) and part.format != "html":
             continue  # nothing to balance (removing code and debris below only takes marks away)
-        text = _MOJIBAKE_RUN.sub(lambda m: " " if _undo_cp1252(m.group()) else m.group(), prose(part))
-        for pattern, _, _ in _MACHINE_TOKENS:
-            text = pattern.sub(" ", text)
-        text = _TEMPLATE.sub(" ", text)
+        text = _without_debris(proses[index])
         problem = _bracket_problem(text) or _markup_problem(text)
         if problem:
             yield Finding(
@@ -171,6 +181,19 @@ def _unbalanced(quiz: Quiz) -> Iterator[Finding]:
                 "and Markdown is not rendered (plain text shows the marks as they are)",
                 part.question, part.span,
             )
+
+
+def _without_debris(text: str) -> str:
+    """The text with what L014, L010 and L011 report blanked out, so that L013 does not report
+    its marks too; each is looked for only where its hints are."""
+    if _DAMAGE[0].search(text):
+        text = _MOJIBAKE_RUN.sub(lambda m: " " if _undo_cp1252(m.group()) else m.group(), text)
+    if any(map(text.__contains__, _MACHINE_HINTS)):
+        for pattern, _, _ in _MACHINE_TOKENS:
+            text = pattern.sub(" ", text)
+    if any(map(text.__contains__, _TEMPLATE_HINTS)):
+        text = _TEMPLATE.sub(" ", text)
+    return text
 
 
 def _undo_cp1252(run: str) -> tuple[str, str] | None:
@@ -185,8 +208,9 @@ def _undo_cp1252(run: str) -> tuple[str, str] | None:
 
 
 def _mojibake(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
-        text = visible(part)
+    parts, shown = quiz_parts(quiz), texts(quiz, "visible")
+    for index in candidates(quiz, _DAMAGE, "visible"):
+        part, text = parts[index], shown[index]
         if "\ufffd" in text:
             yield Finding(
                 f"{part.name} holds U+FFFD (�): characters were lost when the text was converted",
@@ -203,10 +227,11 @@ def _mojibake(quiz: Quiz) -> Iterator[Finding]:
 
 
 def _markdown_in_plain_text(quiz: Quiz) -> Iterator[Finding]:
-    for part in quiz_parts(quiz):
+    parts, proses = quiz_parts(quiz), texts(quiz, "prose")
+    for index in candidates(quiz, _MARKDOWN_HINTS, "prose"):
+        part, text = parts[index], proses[index]
         if part.format != "plain" or part.kind == "answer":
             continue  # HTML was rendered; a typed answer is compared as typed
-        text = prose(part)
         found = next(((m.group(), what) for pattern, what in _MARKDOWN_MARKS if (m := pattern.search(text))), None)
         if found:
             yield Finding(

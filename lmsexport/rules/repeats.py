@@ -28,13 +28,13 @@ that, sharing its rarest words, can go unreported).
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
 from ..model import MultipleChoice, Question, Quiz
-from . import WARNING, Finding, Rule, visible
+from . import WARNING, Finding, Rule, shared, visible
 
 SIMILAR = 0.8
 MIN_WORDS = 4
@@ -52,10 +52,12 @@ class _Blanked(dict):
 
 
 _BLANKS = _Blanked()
+_MARKS = re.compile(r"(?:[^\w\s]|_)+")
+"""Where punctuation and symbols can be (no letter, digit or space is either): translating only
+these runs takes half the time of translating a whole text that is not ASCII."""
 
 
-@dataclass(frozen=True)
-class _Words:
+class _Words(NamedTuple):
     """A text as normalised words, with what the comparison needs precomputed."""
 
     words: tuple[str, ...]
@@ -64,12 +66,13 @@ class _Words:
 
     @classmethod
     def of(cls, text: str) -> _Words:
-        words = tuple(unicodedata.normalize("NFKC", text).casefold().translate(_BLANKS).split())
-        return cls(words, frozenset(words), frozenset(w for w in words if any(c.isdigit() for c in w)))
+        folded = unicodedata.normalize("NFKC", text).casefold()
+        words = tuple(_MARKS.sub(lambda marks: marks.group().translate(_BLANKS), folded).split())
+        numbers = frozenset(w for w in words if not w.isalpha() and any(map(str.isdigit, w)))  # a word: no digit
+        return cls(words, frozenset(words), numbers)
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
     quiz: int
     label: str
     """How messages name the question (`Quiz.label`)."""
@@ -125,7 +128,7 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
             same[later] = first
             continue
         key = _key(entry)
-        words = sorted(entry.prompt.set, key=lambda w: (frequency[w], w))
+        words = sorted(sorted(entry.prompt.set), key=frequency.__getitem__)  # rarest first, ties by word
         seen = set()
         for word in words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]:
             posting = index[key, word]
@@ -173,7 +176,12 @@ def _pooled(quiz: Quiz, a: Question, b: Question) -> str | None:
     return f"{quiz.label(pools[0])} holds one, {quiz.label(pools[1])} the other"
 
 
-def _repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
+def _repeats(quizzes: Sequence[Quiz]) -> list[tuple[int, Finding, str]]:
+    """Every repeat, found once for both rules."""
+    return shared("repeats", tuple(quizzes), lambda: list(_find_repeats(quizzes)))
+
+
+def _find_repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]:
     entries = _entries(quizzes)
     first: dict[int, int] = {}
     same: dict[int, int] = {}

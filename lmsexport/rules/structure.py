@@ -38,15 +38,16 @@ def _folded(part: Part) -> str:
 
 
 def _duplicate_options(quiz: Quiz) -> Iterator[Finding]:
-    for position, question in enumerate(quiz.questions, 1):
-        seen: dict[str, str] = {}
-        options = [part for part in question_parts(quiz, position) if part.kind == "option"]
+    for number, question in enumerate(quiz.questions, 1):
+        seen: dict[str, int] = {}
+        options = [part for part in question_parts(quiz, number) if part.kind == "option"]
         for index, part in enumerate(options):
             folded = _folded(part)
-            first = seen.setdefault(folded, option_letter(index))
-            if first != option_letter(index) and folded:
+            first = seen.setdefault(folded, index)
+            if first != index and folded:
                 yield Finding(
-                    f"options {first} and {option_letter(index)} of {quiz.label(question)} are the same: {part.value!r}",
+                    f"options {option_letter(first)} and {option_letter(index)} of {quiz.label(question)} are the same: "
+                    f"{part.value!r}",
                     "remove one or reword it; a learner cannot tell them apart",
                     question, part.span,
                 )

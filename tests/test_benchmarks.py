@@ -37,3 +37,14 @@ def test_text_read_benchmark_smoke_run(tmp_path):
     assert out.returncode == 0, out.stderr
     (row,) = [line for line in out.stdout.splitlines() if line.startswith("| 20 |")]
     assert len(row.split("|")) == 12, out.stdout
+
+
+def test_profiling_runs_a_command_in_process_and_prints_its_profile(tmp_path):
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "profiling.py"), "--top", "5", "--out", str(tmp_path / "run.prof"),
+         "--", "build", str(ROOT / "quizzes" / "fsdp-yo.txt"), "-f", "qti", "-o", str(tmp_path / "out"), "--no-lint"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "function calls" in out.stderr and (tmp_path / "run.prof").stat().st_size > 0
+    assert (tmp_path / "out" / "fsdp-yo.qti.zip").is_file()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -48,3 +49,11 @@ def test_profiling_runs_a_command_in_process_and_prints_its_profile(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "function calls" in out.stderr and (tmp_path / "run.prof").stat().st_size > 0
     assert (tmp_path / "out" / "fsdp-yo.qti.zip").is_file()
+
+
+def test_lint_benchmark_times_every_rule(tmp_path):
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "lint.py"), str(ROOT / "quizzes" / "fsdp-yo.txt"),
+                          "--runs", "1"], capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")})
+    assert out.returncode == 0, out.stderr
+    assert "L020" in out.stdout and "L040" in out.stdout

@@ -57,7 +57,7 @@ def read(path: str | Path, data: str | bytes | None = None, *, format: str | Non
     type, a dropped feature) is a warning in `log`; without a log each is issued as a
     `ConversionWarning` (Python's `warnings`), never dropped."""
     from .batch.files import source_name
-    from .batch.pipeline import read_source
+    from .batch.reading import read_source
     from .diagnostics import Log
     from .formats import reader, reader_for
 

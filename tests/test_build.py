@@ -129,12 +129,12 @@ def test_the_api_classes_load_when_first_asked_for():
 
 
 def test_unexpected_error_is_one_line_with_a_debug_hint(tmp_path, monkeypatch):
-    import lmsexport.batch.pipeline as pipeline
+    import lmsexport.batch.reading as reading
 
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(pipeline, "read_source", explode)
+    monkeypatch.setattr(reading, "read_source", explode)
     good = str(FILES / "good.txt")
     result = CliRunner().invoke(main, ["build", good, "-f", "json", "-o", str(tmp_path)])
     assert result.exit_code == 4

@@ -9,8 +9,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import re
-import unicodedata
 import zipfile
 
 import pytest

@@ -93,7 +93,7 @@ def test_moodle_carries_an_image_at_its_limit():
 
 def test_a_larger_image_fails_a_moodle_build_at_its_question_but_not_a_qti_one(tmp_path):
     (tmp_path / "big.png").write_bytes(_png(FILE_LIMIT + 1))
-    (tmp_path / "pics.txt").write_text(f"---\nmarkup: markdown\n---\nPics\n\n1. Is this\n   ![x](big.png) big?\n"
+    (tmp_path / "pics.txt").write_text("---\nmarkup: markdown\n---\nPics\n\n1. Is this\n   ![x](big.png) big?\n"
                                        "   *• yes\n   • no\n")
     result, folder = _build(tmp_path, "-f", "moodle")
     assert result.exit_code == 1, result.output
@@ -106,7 +106,7 @@ def test_a_larger_image_fails_a_moodle_build_at_its_question_but_not_a_qti_one(t
 
 def test_a_bank_is_not_written_when_a_quiz_is_more_than_moodle_holds(tmp_path):
     (tmp_path / "big.png").write_bytes(_png(FILE_LIMIT + 1))
-    (tmp_path / "pics.txt").write_text(f"---\nmarkup: markdown\n---\nPics\n\n1. ![x](big.png)\n   *• a\n   • b\n")
+    (tmp_path / "pics.txt").write_text("---\nmarkup: markdown\n---\nPics\n\n1. ![x](big.png)\n   *• a\n   • b\n")
     (tmp_path / "good.txt").write_text(f"Good\n\n{QUESTION}")
     result, folder = _build(tmp_path, "-f", "moodle", "--bank", "all")
     assert result.exit_code == 1, result.output

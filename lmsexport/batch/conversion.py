@@ -19,7 +19,8 @@ from ..package import Package, write_atomic
 from ..validation import validate_files
 from . import config
 from .files import SOURCE_LIMIT, read_regular, source_name
-from .pipeline import OutputInvalid, read_source, unreadable
+from .pipeline import OutputInvalid
+from .reading import read_source, unreadable
 
 STDIN = "<stdin>"
 """How standard input is named in messages."""

@@ -11,29 +11,24 @@ writes nothing; the other sources still build unless `fail_fast` is set.
 
 from __future__ import annotations
 
-import errno
 import functools
-import sys
-import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator
 
 from . import background, config
 from .. import formats as registry
-from ..diagnostics import Diagnostic, Log, Severity, SourceError, SourceSpan
-from .files import ASSET_LIMIT, SOURCE_LIMIT, disk_name, read_regular, source_name, text_name
+from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
+from .files import SOURCE_LIMIT, disk_name, read_regular, source_name, text_name
 from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
 from ..model import Quiz
 from ..package import Zipping, write_atomic
-from .sources import find_files, find_sources, looks_like_a_quiz, named_files, quiz_sources
+from .sources import find_sources, looks_like_a_quiz, named_files
+from .reading import read_one, unreadable, workers
 from .state import BuildState, content_hash, fingerprint
 from ..validation import TreeChecks, validate_files
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
 
 
 class OutputInvalid(RuntimeError):
@@ -103,99 +98,6 @@ class SourceResult:
         return [d for d in self.diagnostics if d.severity == Severity.WARNING]
 
 
-def _validate_path(path: Path) -> list[Diagnostic]:
-    try:
-        data = read_regular(path, SOURCE_LIMIT)
-    except OSError as exc:
-        return unreadable(source_name(path), exc).diagnostics
-    from ..validation import validate_bytes
-
-    return validate_bytes(data, source=source_name(path))
-
-
-def _read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None,
-              loaded: dict[str, bytes] | None = None):
-    """The source's quiz and its reader's warnings, or None and every problem found; the files
-    beside it that the reader loaded (images, a messages file) go into `loaded`."""
-    log = Log()
-    try:
-        return read_source(path, data, defaults, format, log, loaded), log.diagnostics
-    except SourceError as exc:
-        return None, exc.diagnostics
-    except registry.UnknownFormat as exc:
-        return None, [Diagnostic("E002", str(exc), SourceSpan(source_name(path)))]
-
-
-def read_paths(paths: list[Path], jobs: int = 1, ignored: Callable[[Path], None] | None = None,
-               ) -> Iterator[tuple[Path, Quiz | None, list[Diagnostic]]]:
-    """Read every source under `paths` (in parallel), in path order: the quiz or why not. Files a
-    folder search found that are no quiz are not read: `ignored` is told of each."""
-    found = list(quiz_sources(paths, ignored=ignored))
-    sources, contents = [path for path, _ in found], [data for _, data in found]
-    executor = _executor(jobs, len(sources))
-    if executor is None:
-        yield from ((path, *_read_one(path, data)) for path, data in zip(sources, contents))
-        return
-    with executor:
-        yield from ((path, *read) for path, read in zip(sources, executor.map(_read_one, sources, contents)))
-
-
-def validate_paths(paths: list[Path], jobs: int = 1) -> Iterator[tuple[Path, list[Diagnostic]]]:
-    """Validate packages and XML/JSON files (folders searched: Canvas's `.imscc` and `.qti`
-    too), in parallel, in path order."""
-    files = find_files(paths, (".zip", ".imscc", ".xml", ".qti", ".json"))
-    executor = _executor(jobs, len(files))
-    if executor is None:
-        yield from ((path, _validate_path(path)) for path in files)
-        return
-    with executor:
-        yield from zip(files, executor.map(_validate_path, files))
-
-
-def unreadable(source: str, exc: OSError) -> SourceError:
-    reason = exc.strerror or str(exc)
-    return SourceError([Diagnostic("E001", f"cannot read the file: {reason}", SourceSpan(source))])
-
-
-def read_source(path: Path, data: str | bytes | None = None, defaults: dict | None = None,
-                format: str | None = None, log: Log | None = None, loaded: dict[str, bytes] | None = None) -> Quiz:
-    """Read one file into the model with the reader `format` names, else the one its suffix
-    and content call for; OS and encoding problems become SourceErrors, and what the reader
-    could not carry into the model goes to `log`. Each file beside the source that the reader
-    loads goes into `loaded` (relative path -> bytes), for incremental builds."""
-    source = source_name(path)
-    if data is None:
-        try:
-            data = read_regular(path, SOURCE_LIMIT)
-        except OSError as exc:
-            raise unreadable(source, exc) from None
-    if format is not None:
-        reader = registry.reader(format)
-    else:
-        reader = registry.reader_for(path, data.encode("utf-8") if isinstance(data, str) else data)
-    accepted = getattr(reader, "READ_OPTIONS", ())
-    options = {"defaults": defaults, "assets": _asset_loader(path.parent, loaded),
-               "log": log if log is not None else Log()}
-    return reader.read(data, source=source, **{name: options[name] for name in accepted})
-
-
-def _asset_loader(folder: Path, loaded: dict[str, bytes] | None = None):
-    """Reads the files a quiz refers to, refusing any that leave the quiz's folder; each one
-    read goes into `loaded`."""
-    root = folder.resolve()
-
-    def load(relative: str) -> bytes:
-        target = (root / disk_name(relative)).resolve()
-        if root not in target.parents:
-            raise PermissionError(errno.EACCES, "it leads out of the quiz's folder (a link?)")
-        content = read_regular(target, ASSET_LIMIT)
-        if loaded is not None:
-            loaded[relative] = content
-        return content
-
-    return load
-
-
 def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, grouped: bool) -> Path:
     """`out/<quiz><ext>`, or `out/<format>/<quiz><ext>` when several formats are built."""
     folder = out_dir / format_name if grouped else out_dir
@@ -209,7 +111,7 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
     started = time.perf_counter()
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
-    result.quiz, result.diagnostics = _read_one(path, data, defaults, settings.source_format, loaded)
+    result.quiz, result.diagnostics = read_one(path, data, defaults, settings.source_format, loaded)
     if result.quiz is not None and on_read is not None:
         on_read(result.quiz)
     if result.quiz is not None:
@@ -262,18 +164,6 @@ def _claim(result: SourceResult, claimed: dict[Path, tuple[str, str | None]]) ->
             message = f"{source_name(target)} would be written by {owner} and by this source, with other content"
             hint = "give the images of one of them other names, or build them into other folders"
         result.diagnostics.append(Diagnostic("E003", message, SourceSpan(result.source), hint))
-
-
-def _executor(jobs: int, count: int) -> Executor | None:
-    """Worker processes for several sources: forked on Linux so they share what is loaded, but
-    spawned when this process has other threads (a fork would copy the locks they hold)."""
-    if jobs <= 1 or count <= 1:
-        return None
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
-    return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=multiprocessing.get_context(method))
 
 
 class Build:
@@ -427,7 +317,7 @@ class Build:
     def _make_all(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult, str]]:
         plan = list(self._plan(sources, named))
         todo = [work for done, work in plan if done is None]
-        executor = _executor(self.settings.jobs, len(todo))
+        executor = workers(self.settings.jobs, len(todo))
         # One source to write and lint: lint it in a child process meanwhile (background.py).
         fork = bool(self.settings.lint and self.settings.formats and executor is None and len(todo) == 1
                     and background.available())

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..batch.files import source_name
-from .console import _echo_diagnostics, _not_a_quiz, _save
+from .console import _not_a_quiz, _save
 from .options import _rule_codes
 
 
@@ -52,7 +52,7 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     """
     from ..rules.runner import check
     from ..rules.report import RENDERERS, counts
-    from ..batch.pipeline import read_paths
+    from ..batch.reading import read_paths
     from ..text import counted
 
     quizzes, names, diagnostics, sources = [], [], [], []

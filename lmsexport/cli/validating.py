@@ -23,7 +23,7 @@ def validate(paths: tuple[Path, ...], jobs: int | None, quiet: bool) -> None:
     IMS manifests, Moodle XML and lmsexport model JSON, written by lmsexport or by any
     other tool; folders are searched for .zip, .xml and .json files.
     """
-    from ..batch.pipeline import validate_paths
+    from ..batch.reading import validate_paths
     from ..text import counted
 
     failed = 0

@@ -28,7 +28,8 @@ from pathlib import Path
 from .. import formats as registry
 from ..batch import config
 from ..batch.files import ASSET_LIMIT, SOURCE_LIMIT, disk_name, read_regular
-from ..batch.pipeline import find_sources, read_source
+from ..batch.reading import read_source
+from ..batch.sources import find_sources
 from ..batch.sources import looks_like_a_quiz, named_files
 from ..batch.state import content_hash, fingerprint
 from ..diagnostics import Diagnostic, Log, SourceError, SourceSpan

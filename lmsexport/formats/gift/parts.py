@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...diagnostics import Diagnostic, Log, SourceSpan
-from ...model import Question, Text
+from ...model import Text
 from .lexer import Block, Chars, Locator
 from .texts import Texts, split_format
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import SourceSpan
 from ...ids import letters
 from ...model import (
-    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, MultipleChoice, Numeric,
+    Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric,
     OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
 from ...quantities import UNIT_LENGTH

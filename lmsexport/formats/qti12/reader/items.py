@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import names
 from ....diagnostics import Log, SourceSpan
-from ....model import XML_ILLEGAL, Question, Text
+from ....model import XML_ILLEGAL, Text
 from . import processing
 from .processing import Condition
 from .text import Emptied, TextReader, Where, local, materials

@@ -21,7 +21,7 @@ from __future__ import annotations
 from .. import names
 from . import canvas, choices, typed
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
-from ....model import Pool, Question, Quiz
+from ....model import Pool, Quiz
 from ....package import Package, WriteOptions
 from ....xml import NS, element, serialize, sub, too_long
 from .parts import Context, Notes, Parts, condition, show, x

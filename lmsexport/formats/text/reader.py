@@ -45,15 +45,15 @@ from typing import Callable
 
 from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
 from ...ids import slug
-from ...images import image_problem
 from ...markup import Sanitiser
-from ...model import DEFAULT_SCORING, MEDIA_TYPES, XML_ILLEGAL, Asset, Quiz, Settings, Text
+from ...model import DEFAULT_SCORING, XML_ILLEGAL, Quiz, Settings, Text
 from ...textinput import TextLines, read_lines
 from . import pools
 from .header import header_messages, parse_header
+from .images import load_images
 from .questions import Draft, Option, build_questions
 from .syntax import (
-    CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines, outside_folder,
+    CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines,
 )
 
 READ_OPTIONS = ("defaults", "assets", "log")
@@ -410,7 +410,7 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
     stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
     description = join_lines(parser.description)
     description_text = parser.text(description) if description else None
-    loaded = _load_assets(parser, assets)
+    loaded = load_images(parser, assets)
     messages, problems = header_messages(parser.lines[:body_start], header, source, assets)
     parser.problems += problems
     if parser.problems:
@@ -440,42 +440,3 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
 
 def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _load_assets(parser: Parser, assets: Callable[[str], bytes] | None) -> tuple[Asset, ...]:
-    """The images the texts refer to, loaded; each problem located at the first mention."""
-    loaded = []
-    for (line, column), src in sorted((_mention(parser, src), src) for src in parser.images):
-        path = src
-        media_type = MEDIA_TYPES.get(posixpath.splitext(path)[1].lower())
-        problem = None
-        if outside_folder(src):
-            problem = ("E162", f"image {src!r} is not a file in the quiz's folder",
-                       "put the image in the quiz's folder (or below it) and refer to it by a relative path")
-        elif media_type is None:
-            problem = ("E163", f"image {src!r} is not a PNG, JPEG, GIF, SVG or WebP file",
-                       "convert it to one of those formats")
-        elif assets is None:
-            problem = ("E161", f"image {src!r} cannot be loaded: the quiz was not read from a folder",
-                       "build the quiz from its file, with its images beside it")
-        if problem is None:
-            try:
-                data = assets(path)
-            except OSError as exc:
-                problem = ("E161", f"image {src!r} cannot be read: {exc.strerror or exc}",
-                           "check the path: it is relative to the quiz's file")
-            else:
-                unsafe = image_problem(data, media_type)
-                if unsafe is None:
-                    loaded.append(Asset(path=path, media_type=media_type, data=data,
-                                        source=parser.span(line, column, len(src))))
-                    continue
-                problem = ("E164", f"image {src!r} cannot be carried: {unsafe}",
-                           "save the image again from an image editor, in the format its name says")
-        parser.error(problem[0], problem[1], line, column, problem[2], len(src))
-    return tuple(loaded)
-
-
-def _mention(parser: Parser, src: str) -> tuple[int, int]:
-    """Line and column where a text refers to `src` (the first line that holds it)."""
-    return parser.lines.locate(src) or (1, 1)

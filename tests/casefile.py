@@ -49,3 +49,16 @@ def load(path: Path) -> list[Case]:
 def save(path: Path, cases: list[Case]) -> None:
     blocks = [f"{c.title}\n.\n{c.input}\n.\n{c.expected}\n." for c in cases]
     path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+
+
+def check(path: Path, case: Case, actual: str, request) -> None:
+    """Assert that `case` of the file at `path` gives `actual`; with `--update-goldens`, write
+    `actual` as its expected part instead (every test that runs a casefile goes through this)."""
+    if request.config.getoption("--update-goldens"):
+        cases = load(path)
+        for other in cases:
+            if other.title == case.title:
+                other.expected = actual
+        save(path, cases)
+        return
+    assert actual == case.expected, f"{path.name}:{case.line}: {case.title}"

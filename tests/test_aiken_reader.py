@@ -35,14 +35,7 @@ def _errors(source: str) -> str:
 @pytest.mark.parametrize("case", casefile.load(ERRORS), ids=lambda c: c.id)
 def test_errors(case, request):
     actual = _errors(case.input)
-    if request.config.getoption("--update-goldens"):
-        cases = casefile.load(ERRORS)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(ERRORS, cases)
-        return
-    assert actual == case.expected, f"{ERRORS.name}:{case.line}: {case.title}"
+    casefile.check(ERRORS, case, actual, request)
 
 
 def test_moodle_error_fixture_is_refused_with_every_problem_located(monkeypatch):

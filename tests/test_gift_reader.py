@@ -33,14 +33,7 @@ def test_errors(case, request):
     with pytest.raises(SourceError) as caught:
         lmsexport.read("case.gift", case.input, log=lmsexport.Log())
     actual = "\n".join(d.render() for d in caught.value.diagnostics)
-    if request.config.getoption("--update-goldens"):
-        cases = casefile.load(ERRORS)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(ERRORS, cases)
-        return
-    assert actual == case.expected, f"{ERRORS.name}:{case.line}: {case.title}"
+    casefile.check(ERRORS, case, actual, request)
 
 
 @pytest.mark.parametrize("path", TEXT_QUIZZES, ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -48,14 +48,7 @@ def _lint(source: str) -> str:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_rule_case(case, request):
     actual = _lint(case.input)
-    if request.config.getoption("--update-goldens"):
-        cases = casefile.load(RULE_CASES)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(RULE_CASES, cases)
-        return
-    assert actual == case.expected, f"{RULE_CASES.name}:{case.line}: {case.title}"
+    casefile.check(RULE_CASES, case, actual, request)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)

@@ -329,14 +329,7 @@ def test_errors(case, request):
     except SourceError as exc:
         errors = exc.diagnostics
     actual = "\n".join(d.render() for d in [*log.diagnostics, *errors])
-    if request.config.getoption("--update-goldens"):
-        cases = casefile.load(ERRORS)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(ERRORS, cases)
-        return
-    assert actual == case.expected, f"{ERRORS.name}:{case.line}: {case.title}"
+    casefile.check(ERRORS, case, actual, request)
 
 
 def test_a_bank_of_several_quizzes_reads_as_one_quiz_named_after_the_first():

@@ -29,14 +29,7 @@ def _verdict(document: str) -> str:
 @pytest.mark.parametrize("case", casefile.load(CASES), ids=lambda c: c.id)
 def test_cases(case, request):
     actual = _verdict(case.input)
-    if request.config.getoption("--update-goldens"):
-        cases = casefile.load(CASES)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(CASES, cases)
-        return
-    assert actual == case.expected, f"{CASES.name}:{case.line}: {case.title}"
+    casefile.check(CASES, case, actual, request)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)

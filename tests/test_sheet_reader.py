@@ -60,14 +60,7 @@ def workbook(rows, title: str = "Sheet1", change=None) -> bytes:
 @pytest.mark.parametrize("case", casefile.load(ERRORS), ids=lambda c: c.id)
 def test_errors(case, request):
     actual = _errors(case.input + "\n")
-    if request.config.getoption("--update-goldens"):
-        cases = casefile.load(ERRORS)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(ERRORS, cases)
-        return
-    assert actual == case.expected, f"{ERRORS.name}:{case.line}: {case.title}"
+    casefile.check(ERRORS, case, actual, request)
 
 
 # Workbooks: messages name the cell as a spreadsheet does.

@@ -32,18 +32,6 @@ def _errors(source: str) -> str:
     return "\n".join(d.render() for d in caught.value.diagnostics)
 
 
-def _run(path: Path, case: casefile.Case, produce, update: bool) -> None:
-    actual = produce(case.input)
-    if update:
-        cases = casefile.load(path)
-        for other in cases:
-            if other.title == case.title:
-                other.expected = actual
-        casefile.save(path, cases)
-        return
-    assert actual == case.expected, f"{path.name}:{case.line}: {case.title}"
-
-
 def _warnings(source: str) -> str:
     log = Log()
     text.read(source, source="case.txt", log=log)
@@ -52,17 +40,17 @@ def _warnings(source: str) -> str:
 
 @pytest.mark.parametrize("case", casefile.load(WARNINGS), ids=lambda c: c.id)
 def test_warnings(case, request):
-    _run(WARNINGS, case, _warnings, request.config.getoption("--update-goldens"))
+    casefile.check(WARNINGS, case, _warnings(case.input), request)
 
 
 @pytest.mark.parametrize("case", casefile.load(READS), ids=lambda c: c.id)
 def test_reads(case, request):
-    _run(READS, case, _model, request.config.getoption("--update-goldens"))
+    casefile.check(READS, case, _model(case.input), request)
 
 
 @pytest.mark.parametrize("case", casefile.load(ERRORS), ids=lambda c: c.id)
 def test_errors(case, request):
-    _run(ERRORS, case, _errors, request.config.getoption("--update-goldens"))
+    casefile.check(ERRORS, case, _errors(case.input), request)
 
 
 def _outcome(source: str | bytes) -> tuple:

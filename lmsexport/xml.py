@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from .diagnostics import Diagnostic, SourceSpan
+from .diagnostics import Diagnostic, SourceError, SourceSpan
 
 NS = {
     "qti": "http://www.imsglobal.org/xsd/imsqti_v2p1",
@@ -218,6 +218,24 @@ def entity_reference(root) -> tuple[str, int] | None:
         return None
     found = next(root.iter(etree.Entity), None)
     return None if found is None else (found.name, found.sourceline or 0)
+
+
+def untrusted_document(content: bytes, source: str, codes: tuple[str, str], hint: str):
+    """The root of an XML document from anywhere, parsed with `parser()`, or a SourceError that
+    says where it fails: `codes[0]` (with `hint`) for XML that is not well-formed, `codes[1]`
+    for an entity its DOCTYPE declares (a reader's own codes: E802/E806 for QTI 2.1 ...)."""
+    try:
+        root = etree.fromstring(content, parser())
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position
+        raise SourceError([Diagnostic(codes[0], f"not well-formed XML: {exc.msg}", SourceSpan(source, line, column),
+                                      hint)]) from None
+    entity = entity_reference(root)
+    if entity is not None:
+        raise SourceError([Diagnostic(codes[1], f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
+                                      SourceSpan(source, entity[1]), "write the text itself: lmsexport never expands "
+                                      "entities (they are how XML bombs work)")])
+    return root
 
 
 TEXT_LIMIT = 10_000_000

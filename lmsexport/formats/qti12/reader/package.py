@@ -41,22 +41,9 @@ class Document:
 def parse(content: bytes, source: str):
     """A document from the package as an lxml tree, with the hardened parser; SourceError if it
     is not well-formed or uses entities (which lmsexport never expands)."""
-    from lxml import etree
+    from ....xml import untrusted_document
 
-    from ....xml import entity_reference, parser
-
-    try:
-        root = etree.fromstring(content, parser())
-    except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        raise SourceError([Diagnostic("E821", f"not well-formed XML: {exc.msg}", SourceSpan(source, line, column),
-                                      "export the quiz again; the file is damaged")]) from None
-    entity = entity_reference(root)
-    if entity is not None:
-        raise SourceError([Diagnostic("E822", f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
-                                      SourceSpan(source, entity[1]), "write the text itself: lmsexport never expands "
-                                      "entities (they are how XML bombs work)")])
-    return root
+    return untrusted_document(content, source, ("E821", "E822"), "export the quiz again; the file is damaged")
 
 
 def documents(files: dict[str, bytes], source: str) -> tuple[list[Document], list[Document]]:

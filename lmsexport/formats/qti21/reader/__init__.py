@@ -30,7 +30,7 @@ from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....ids import ID_LIMIT, slug
 from ....model import TIME_LIMIT_MAX, ModelError, Numbering, Quiz, Settings, Text, is_identifier
 from ....package import MANIFEST
-from ....xml import NS, entity_reference, parser
+from ....xml import NS, untrusted_document
 from .items import Item, interactions_of, read_question
 from .sections import Selecting, read_pools, selecting_section
 from .text import TextReader, Unreadable, order_assets, read_number
@@ -96,21 +96,8 @@ def _unzip(data: bytes, source: str) -> dict[str, bytes]:
 
 
 def _parse(content: bytes, source: str):
-    from lxml import etree
-
-    try:
-        root = etree.fromstring(content, parser())
-    except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        where = SourceSpan(source, line, column)
-        hint = "the file is damaged: export the package again, or fix the XML at that place"
-        raise SourceError([Diagnostic("E802", f"not well-formed XML: {exc.msg}", where, hint)]) from None
-    entity = entity_reference(root)
-    if entity is not None:
-        raise SourceError([Diagnostic("E806", f"the document uses the entity &{entity[0]}; declared in its DOCTYPE",
-                                      SourceSpan(source, entity[1]), "write the text itself: lmsexport never expands "
-                                      "entities (they are how XML bombs work)")])
-    return root
+    return untrusted_document(content, source, ("E802", "E806"),
+                              "the file is damaged: export the package again, or fix the XML at that place")
 
 
 def _identifier(value: str, fallback: str) -> str:

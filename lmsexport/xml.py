@@ -208,6 +208,18 @@ def html_fragment(value: str):
 _parsers = threading.local()
 
 
+def replace_with_text(node, text: str = "") -> None:
+    """Put `text` where `node` is, in its place: the text and `node`'s tail join the text before
+    it (its previous sibling's tail, or its parent's text), and `node` is taken out."""
+    parent, previous = node.getparent(), node.getprevious()
+    text += node.tail or ""
+    if previous is not None:
+        previous.tail = (previous.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
+    parent.remove(node)
+
+
 def entity_reference(root) -> tuple[str, int] | None:
     """The name of the first entity reference (`&name;`) left in a tree `parser()` built, and its line.
 

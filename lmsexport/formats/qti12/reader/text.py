@@ -26,6 +26,7 @@ from ....images import image_problem
 from ....markup import Sanitiser
 from ....model import MEDIA_TYPES, XML_ILLEGAL, Asset, ModelError, Text, is_language_tag
 from ....paths import unsafe_path
+from ....xml import replace_with_text
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _RESPONSES = frozenset({"response_lid", "response_str", "response_num", "response_xy", "response_grp",
@@ -144,7 +145,7 @@ class TextReader:
         equation = names.equation_tex(image.attrib)
         if equation is not None:
             tex, display = equation
-            _replace(image, ("\\[{}\\]" if display else "\\({}\\)").format(tex))
+            replace_with_text(image, ("\\[{}\\]" if display else "\\({}\\)").format(tex))
             return
         src = image.get("src", "")
         if src.lower().startswith(_WEB):
@@ -154,7 +155,7 @@ class TextReader:
             image.set("src", path)
             return
         where.warn("W877", f"the image {src!r} is left out: {problem}", "add the image file to the package")
-        _replace(image, "")
+        replace_with_text(image, "")
 
     def _file(self, src: str) -> tuple[str, str | None]:
         """The quiz path of an image the document shows, made one of the quiz's files; or why not."""
@@ -271,17 +272,6 @@ def _serialised(root) -> str:
             node.text = ""
     return entities.escape(root.text or "", quote=False) + "".join(
         etree.tostring(child, method="xml", encoding="unicode", with_tail=True) for child in root)
-
-
-def _replace(node, text: str) -> None:
-    """Put `text` (and the tail) where `node` was, and take `node` out."""
-    text += node.tail or ""
-    previous, parent = node.getprevious(), node.getparent()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-    parent.remove(node)
 
 
 def _own(text_lang: str | None, lang: str | None) -> str | None:

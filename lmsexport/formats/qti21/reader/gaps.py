@@ -16,7 +16,7 @@ import unicodedata
 from .. import names
 from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
-from ....xml import NS, number
+from ....xml import NS, number, replace_with_text
 from .feedback import Feedback, picked, variable_of
 from .responses import correct_values, declaration
 from .text import NO_CORRECT_RESPONSE, NoKind, TextReader, Unreadable, read_number, unindent
@@ -127,7 +127,7 @@ def read_fill_blanks(root, interactions, common: dict, feedback: Feedback, reade
         gap, case_sensitive = _gap(root, node, feedback, reader)
         gaps.append(gap)
         cases.append(case_sensitive)
-        _replace(node, _TOKEN.format(position))
+        replace_with_text(node, _TOKEN.format(position))
     text = _plain(container)
     if any(node.tag in _BLOCKS for node in container.iter()):
         text = text.strip("\n")  # the new lines the blocks ended with
@@ -217,14 +217,14 @@ def read_gap_match(root, interactions, common: dict, feedback: Feedback, reader:
     lead = _plain(prompt).strip() + "\n\n" if prompt is not None and _plain(prompt).strip() else ""
     for node in [prompt, *words.values()]:
         if node is not None:
-            _replace(node, "")
+            replace_with_text(node, "")
     built = []
     for position, node in enumerate(gaps):
         gap_id = _identifier(node.get("identifier", ""), f"g{position + 1}")
         choices = tuple(Choice(id=_identifier(w, f"w{n}"), text=reader.text(words[w]),
                                correct=w == right[node.get("identifier")][0]) for n, w in enumerate(words))
         built.append(Gap(id=gap_id, choices=choices))
-        _replace(node, _TOKEN.format(position))
+        replace_with_text(node, _TOKEN.format(position))
     text = unicodedata.normalize("NFC", lead + _plain(interaction).strip("\n"))
     segments = _segments(text, built, interactions[0])
     reader.log.warn("W883", f"{reader.subject}: its words to drag into the gaps are read as a drop-down list in "
@@ -254,12 +254,3 @@ def _choice_id(gap_id: str, identifier: str) -> str:
     return short if is_identifier(short) else identifier
 
 
-def _replace(node, text: str) -> None:
-    """Put `text` where `node` is, in place of it."""
-    parent, previous = node.getparent(), node.getprevious()
-    text += node.tail or ""
-    if previous is not None:
-        previous.tail = (previous.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-    parent.remove(node)

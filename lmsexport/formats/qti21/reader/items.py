@@ -23,7 +23,7 @@ from ....model import (
     Question, ShortAnswer, Text, TrueFalse,
 )
 from ....text import default_title
-from ....xml import NS
+from ....xml import NS, replace_with_text
 from .feedback import Feedback, picked, variable_of
 from .gaps import credit, read_fill_blanks, read_gap_match, score_set, typed_answers
 from .responses import correct_values, declaration
@@ -346,11 +346,8 @@ def _stem(body, reader: TextReader) -> Text:
 
 def _remove(node) -> None:
     """Take `node` out of its parent, keeping the text that followed it."""
-    parent, previous = node.getparent(), node.getprevious()
     if node.tail and node.tail.strip():
-        if previous is not None:
-            previous.tail = (previous.tail or "") + node.tail
-        else:
-            parent.text = (parent.text or "") + node.tail
-    parent.remove(node)
+        replace_with_text(node)
+    else:
+        node.getparent().remove(node)
 

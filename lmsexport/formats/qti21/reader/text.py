@@ -21,7 +21,7 @@ from ....images import image_problem
 from ....markup import Sanitiser, sanitize
 from ....math import MATHML, annotation_tex
 from ....model import MEDIA_TYPES, Asset, ModelError, Text
-from ....xml import NS
+from ....xml import NS, replace_with_text
 
 
 class Unreadable(Exception):
@@ -169,14 +169,8 @@ def html_text(html: str, lang: str | None = None, clean=sanitize) -> Text:
 
 def _drop(node) -> None:
     """Take `node` out of its tree, keeping the text after it."""
-    parent, previous = node.getparent(), node.getprevious()
-    if parent is None:
-        return
-    if previous is not None:
-        previous.tail = (previous.tail or "") + (node.tail or "")
-    else:
-        parent.text = (parent.text or "") + (node.tail or "")
-    parent.remove(node)
+    if node.getparent() is not None:
+        replace_with_text(node)
 
 
 def unindent(node) -> None:
@@ -199,13 +193,7 @@ def _math_to_tex(math) -> None:
     """Replace a MathML formula that carries its TeX by the TeX between its delimiters."""
     if annotation_tex(math) is None:
         return
-    text = _delimited(math) + (math.tail or "")
-    parent, previous = math.getparent(), math.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-    parent.remove(math)
+    replace_with_text(math, _delimited(math))
 
 
 def _delimited(math) -> str:

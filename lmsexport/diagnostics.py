@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .ids import letters
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -66,12 +68,9 @@ class SourceSpan:
 
 
 def column_letters(column: int) -> str:
-    """A spreadsheet column's letters from its 1-based number: 1 -> A, 27 -> AA."""
-    letters = ""
-    while column:
-        column, rest = divmod(column - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
+    """A spreadsheet column's letters from its 1-based number: 1 -> A, 27 -> AA (an option's
+    letters, `ids.letters`, in capitals)."""
+    return letters(column - 1).upper()
 
 
 @dataclass(frozen=True, slots=True)

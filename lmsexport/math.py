@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .xml import local_name
+
 MATHML = "http://www.w3.org/1998/Math/MathML"
 TEX_ENCODING = "application/x-tex"
 """The `annotation/@encoding` that marks the TeX a formula was made from."""
@@ -89,18 +91,14 @@ def tex_to_mathml(tex: str, display: bool, *, annotate: bool = True):
     return root
 
 
-def _local(node) -> str:
-    return node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
-
-
 def _check(root, tex: str) -> None:
     for node in root.iter():
-        if not isinstance(node.tag, str) or _local(node) not in _PRESENTATION:
+        if not isinstance(node.tag, str) or local_name(node) not in _PRESENTATION:
             # latex2mathml copies `\text{<b>x</b>}` into its output unescaped
             raise MathError("the TeX holds markup (<...>) that is not math; write it outside the formula", tex)
         if "href" in node.attrib:
             raise MathError("\\href links are not possible inside math (MathML 2 has no links)", tex)
-        name = _local(node)
+        name = local_name(node)
         if name in _ARITY and len(node) != _ARITY[name]:
             raise MathError(f"<{name}> needs {_ARITY[name]} parts, the TeX gives it {len(node)}", tex)
         if name in ("mi", "mo") and len(node.text or "") > 1 and node.text.startswith("\\"):
@@ -136,12 +134,12 @@ def replace_math(root) -> list[MathError]:
     converted stays as TeX text, and its MathError is returned (for the writer's warning)."""
     errors: list[MathError] = []
     for node in list(root.iter()):
-        if not isinstance(node.tag, str) or any(_local(n) in _NOT_MATH for n in (node, *node.iterancestors())):
+        if not isinstance(node.tag, str) or any(local_name(n) in _NOT_MATH for n in (node, *node.iterancestors())):
             continue
         if node.text and "\\" in node.text:
             node.text = _insert(node, 0, node.text, errors)
         for child in list(node):
-            if child.tail and "\\" in child.tail and _local(child) != "math":
+            if child.tail and "\\" in child.tail and local_name(child) != "math":
                 child.tail = _insert(node, node.index(child) + 1, child.tail, errors)
     return errors
 

@@ -208,6 +208,11 @@ def html_fragment(value: str):
 _parsers = threading.local()
 
 
+def local_name(node) -> str:
+    """An element's name without its namespace ('' for comments and processing instructions)."""
+    return node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
+
+
 def replace_with_text(node, text: str = "") -> None:
     """Put `text` where `node` is, in its place: the text and `node`'s tail join the text before
     it (its previous sibling's tail, or its parent's text), and `node` is taken out."""

@@ -35,6 +35,7 @@ from ..batch.state import content_hash, fingerprint
 from ..diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ..model import Quiz
 from ..package import MANIFEST
+from ..xml import local_name
 
 PLAYER_FORMAT = "scorm"
 """The format whose packages carry a player the preview can host (one per flavour: SCORM 1.2, 2004)."""
@@ -90,10 +91,6 @@ def _slug(path: Path, taken: set[str]) -> str:
     return slug
 
 
-def _local(node) -> str:
-    return node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
-
-
 def _launch(files: dict[str, bytes], version: str) -> tuple[str, dict]:
     """The launch file and the runtime data an LMS takes from the manifest (SCORM CAM:
     masteryscore and maxtimeallowed for 1.2; minNormalizedMeasure and
@@ -105,7 +102,7 @@ def _launch(files: dict[str, bytes], version: str) -> tuple[str, dict]:
     root = etree.fromstring(files[MANIFEST], parser())
     nodes = {}
     for node in root.iter():
-        nodes.setdefault(_local(node), node)
+        nodes.setdefault(local_name(node), node)
     launch = nodes["resource"].get("href")
     if version == "1.2":
         data = {"mastery_score": nodes.get("masteryscore"), "max_time_allowed": nodes.get("maxtimeallowed")}

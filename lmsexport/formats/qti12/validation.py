@@ -18,6 +18,7 @@ from . import names
 from ...diagnostics import Diagnostic
 from ...package import MANIFEST
 from ...schemas import finding, load_schema, schema_findings
+from ...xml import local_name
 
 _Q = f"{{{names.QTI}}}"
 _C = f"{{{names.CANVAS}}}"
@@ -123,7 +124,7 @@ def _reference_rules(item, responses: dict, feedback: dict, where: str, source: 
     for test in item.iter(f"{_Q}varequal", f"{_Q}vargte", f"{_Q}varlte", f"{_Q}vargt", f"{_Q}varlt"):
         respident = test.get("respident")
         if respident not in responses:
-            findings.append(finding("V504", source, f"{where}: <{_local(test)}> tests {respident!r}, which is no "
+            findings.append(finding("V504", source, f"{where}: <{local_name(test)}> tests {respident!r}, which is no "
                                      "response of the item", test.sourceline,
                                     hint="make respident name the ident of a response_lid or response_str of the item"))
             continue
@@ -144,7 +145,7 @@ def _key_rules(item, kind: str, responses: dict, where: str, source: str) -> lis
     """The right answers Canvas's importer looks for: a Set condition (single answer kinds) naming
     the right label, or an Add condition for each blank or left item."""
     scoring = [condition for condition in item.iter(f"{_Q}respcondition")
-               if any(_local(s) == "setvar" and _number(s.text or "", 0, strict=True) for s in condition)]
+               if any(local_name(s) == "setvar" and _number(s.text or "", 0, strict=True) for s in condition)]
     if kind in names.GAP_TYPES:
         named = {test.get("respident") for condition in scoring if _adds(condition)
                  for test in condition.iter(f"{_Q}varequal")}
@@ -154,7 +155,7 @@ def _key_rules(item, kind: str, responses: dict, where: str, source: str) -> lis
                          "names one of its labels)", item.sourceline,
                          hint="add a respcondition that tests a right label and adds to SCORE") for ident in missing]
     rights = [test for condition in scoring if not _adds(condition)
-              for test in condition.iter(f"{_Q}varequal", f"{_Q}vargte") if _local(test.getparent()) != "not"]
+              for test in condition.iter(f"{_Q}varequal", f"{_Q}vargte") if local_name(test.getparent()) != "not"]
     if not rights:
         return [finding("V506", source, f"{where}: a {kind} has no right answer (no condition setting SCORE above "
                          "0 names one)", item.sourceline, hint="Canvas imports it with \"no correct answer\"")]
@@ -162,7 +163,7 @@ def _key_rules(item, kind: str, responses: dict, where: str, source: str) -> lis
 
 
 def _adds(condition) -> bool:
-    return any(_local(s) == "setvar" and s.get("action") == "Add" for s in condition)
+    return any(local_name(s) == "setvar" and s.get("action") == "Add" for s in condition)
 
 
 def _blank_rules(item, responses: dict, where: str, source: str) -> list[Diagnostic]:
@@ -188,7 +189,7 @@ def check_settings(root, source: str) -> list[Diagnostic]:
         findings.append(finding("V511", source, "the quiz settings have no title", root.sourceline,
                                 hint="give the quiz settings a <title> (Canvas shows it as the quiz's name)"))
     for node in root:
-        name, value = _local(node), (node.text or "").strip()
+        name, value = local_name(node), (node.text or "").strip()
         problem = _setting_problem(name, value)
         if problem:
             findings.append(finding("V512", source, f"<{name}> is {value!r}: {problem}", node.sourceline,
@@ -216,8 +217,8 @@ def _idents(roots) -> set[str]:
 
 def _reference_findings(root, known: set[str], source: str) -> list[Diagnostic]:
     """Every `itemref` and `sectionref` names an item or section the importer can find."""
-    return [finding("V508", source, f"the {_local(ref)} names {ref.get('linkrefid')!r}, which is no "
-                    f"{_local(ref)[:-3]} of the {'package' if '!' in source else 'document'}", ref.sourceline,
+    return [finding("V508", source, f"the {local_name(ref)} names {ref.get('linkrefid')!r}, which is no "
+                    f"{local_name(ref)[:-3]} of the {'package' if '!' in source else 'document'}", ref.sourceline,
                     hint="Canvas imports the quiz without it: export the quiz with the questions it refers to")
             for ref in root.iter(f"{_Q}itemref", f"{_Q}sectionref") if ref.get("linkrefid") not in known]
 
@@ -296,5 +297,3 @@ def _number(text: str, minimum: float, strict: bool = False) -> bool:
     return value > minimum if strict else value >= minimum
 
 
-def _local(node) -> str:
-    return node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""

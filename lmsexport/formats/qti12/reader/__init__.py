@@ -22,7 +22,8 @@ from ....model import Asset, ModelError, Quiz, Settings, Text
 from .assessment import Questions, quiz_id
 from .package import NON_CC, Document, documents, parse
 from .settings import QuizInfo, read_settings
-from .text import TextReader, local
+from ....xml import local_name
+from .text import TextReader
 
 READ_OPTIONS = ("log",)
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -39,8 +40,8 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         assessments, banks = documents(files, source)
     else:
         root = parse(data, source)
-        if local(root) != "questestinterop":
-            raise SourceError([Diagnostic("E823", f"the root element is <{local(root)}>, not QTI 1.2's "
+        if local_name(root) != "questestinterop":
+            raise SourceError([Diagnostic("E823", f"the root element is <{local_name(root)}>, not QTI 1.2's "
                                           "<questestinterop>", SourceSpan(source, root.sourceline or 0),
                                           "read Canvas's whole export (the zip), or name the format with --from")])
         files, assessments, banks = {}, [Document("", root)], []
@@ -92,7 +93,7 @@ def _notes(holders: list, banks: list[Document], found: Questions, log: Log, spa
         log.warn("W878", f"the file holds {len(holders)} quizzes or banks ({titles}): their questions are read as one "
                  "quiz, with the first one's title and settings", span,
                  "export the quizzes one by one to keep them apart")
-    if any(local(node) == "assessment" for _, node in holders):
+    if any(local_name(node) == "assessment" for _, node in holders):
         unread = [repr(_bank_title(holder) or holder.get("ident", "")) for bank in banks
                   for holder in bank.holders("objectbank") if holder.get("ident", "") not in found.banks_used]
         if unread:
@@ -110,10 +111,10 @@ def _title(found: str | None) -> str:
 def _bank_title(holder) -> str | None:
     """A Canvas question bank's title, from its `bank_title` metadata field."""
     for field in holder.iter():
-        if local(field) == "qtimetadatafield":
-            label = next((c.text for c in field if local(c) == "fieldlabel"), "")
+        if local_name(field) == "qtimetadatafield":
+            label = next((c.text for c in field if local_name(c) == "fieldlabel"), "")
             if (label or "").strip() == "bank_title":
-                return next((c.text.strip() for c in field if local(c) == "fieldentry" and c.text), None)
+                return next((c.text.strip() for c in field if local_name(c) == "fieldentry" and c.text), None)
     return None
 
 
@@ -122,7 +123,7 @@ def _shuffled(info: QuizInfo, first: Document, assessments: list[Document]) -> S
     if first.meta is not None:
         return info.settings
     flags = [node.get("shuffle") for document in assessments for node in document.root.iter()
-             if local(node) == "render_choice" and node.get("shuffle")]
+             if local_name(node) == "render_choice" and node.get("shuffle")]
     shuffle = bool(flags) and all(flag.lower() == "yes" for flag in flags)
     return dataclasses.replace(info.settings, shuffle=shuffle)
 

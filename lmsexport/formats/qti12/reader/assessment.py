@@ -22,7 +22,8 @@ from . import processing
 from .items import Item, Skip, text_only
 from .kinds import read_question
 from .package import Document
-from .text import Emptied, TextReader, local
+from ....xml import local_name
+from .text import Emptied, TextReader
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -55,7 +56,7 @@ class Questions:
         """The question ids given so far (to skipped questions too, whose warnings name them)."""
         self.bank_items = {node.get("ident", ""): (bank, node) for bank in banks
                            for holder in bank.holders("objectbank")
-                           for node in holder.iter() if local(node) in ("item", "section")}
+                           for node in holder.iter() if local_name(node) in ("item", "section")}
         self.bank_items.update({holder.get("ident", ""): (bank, holder) for bank in banks
                                 for holder in bank.holders("objectbank")})
         self.banks_used: set[str] = set()
@@ -66,10 +67,10 @@ class Questions:
 
     def _walk(self, document: Document, node, group: Group | None) -> None:
         local_items = {child.get("ident", ""): child for child in node.getroottree().iter()
-                       if local(child) in ("item", "section")} if any(
-            local(child) in ("itemref", "sectionref") for child in node) else {}
+                       if local_name(child) in ("item", "section")} if any(
+            local_name(child) in ("itemref", "sectionref") for child in node) else {}
         for child in node:
-            name = local(child)
+            name = local_name(child)
             if name == "item":
                 self._item(document, child, group)
             elif name == "section":
@@ -81,19 +82,19 @@ class Questions:
         ident = ref.get("linkrefid", "")
         found = local_items.get(ident)
         target = (document, found) if found is not None else self.bank_items.get(ident)
-        if target is None or local(target[1]) != local(ref).removesuffix("ref"):
-            self.log.warn("W872", f"the {local(ref)} names the {local(ref)[:-3]} {ident!r}, which is not in the file, "
+        if target is None or local_name(target[1]) != local_name(ref).removesuffix("ref"):
+            self.log.warn("W872", f"the {local_name(ref)} names the {local_name(ref)[:-3]} {ident!r}, which is not in the file, "
                           "so it is left out", self._span(document, ref),
                           "read the whole export (the zip), which holds the questions the quiz refers to")
             return
-        if local(target[1]) == "item":
+        if local_name(target[1]) == "item":
             self._item(target[0], target[1], group)
         else:
             self._section(target[0], target[1], group)
 
     def _section(self, document: Document, section, outer: Group | None) -> None:
-        selection = next((node for ordering in section if local(ordering) == "selection_ordering"
-                          for node in ordering if local(node) == "selection"), None)
+        selection = next((node for ordering in section if local_name(ordering) == "selection_ordering"
+                          for node in ordering if local_name(node) == "selection"), None)
         draws = _child_number(selection, "selection_number") if selection is not None else None
         if draws is None or outer is not None:
             self._walk(document, section, outer)
@@ -102,7 +103,7 @@ class Questions:
         group = Group(section.get("title") or section.get("ident", ""), int(draws), points)
         before = len(self.questions)
         self._walk(document, section, group)
-        bank = next((node.text.strip() for node in selection if local(node) == "sourcebank_ref" and node.text), None)
+        bank = next((node.text.strip() for node in selection if local_name(node) == "sourcebank_ref" and node.text), None)
         if len(self.questions) == before and bank is not None:
             self._bank(document, section, group, bank)
         members = self.questions[before:]
@@ -129,7 +130,7 @@ class Questions:
 
     def _bank(self, document: Document, section, group: Group, bank: str) -> None:
         found = self.bank_items.get(bank)
-        if found is not None and local(found[1]) == "objectbank":
+        if found is not None and local_name(found[1]) == "objectbank":
             self.banks_used.add(bank)
             self._walk(found[0], found[1], group)
 
@@ -192,7 +193,7 @@ class Questions:
 
 
 def _child_number(node, name: str) -> float | None:
-    found = next((child for child in node.iter() if local(child) == name), None)
+    found = next((child for child in node.iter() if local_name(child) == name), None)
     value = processing.number(found.text if found is not None else None)
     return None if value is None or value < 0 else float(value)
 

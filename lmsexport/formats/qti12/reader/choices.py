@@ -17,8 +17,8 @@ from ....ids import letters
 from ....model import Choice, Matching, MatchPair, MultipleChoice, OrderItem, Ordering, Question, Text, TrueFalse
 from . import processing
 from .items import Item, Skip, common, span
-from .text import local
 from ....text import counted, words
+from ....xml import local_name
 
 
 def read_choice(item: Item, meta: dict[str, str], declared: str | None) -> Question:
@@ -120,7 +120,7 @@ def read_matching(item: Item, meta: dict[str, str], declared: str | None = names
                 options[label.get("ident", "")] = item.text([label], f"the option {label.get('ident', '')!r}")
     pairs, matched = [], []
     for lid in lids:
-        left = item.text([child for child in lid if local(child) == "material"], f"left item {len(pairs) + 1}")
+        left = item.text([child for child in lid if local_name(child) == "material"], f"left item {len(pairs) + 1}")
         right = processing.right_values(item.conditions, lid.get("ident", ""))
         if not right or right[0] not in options:
             raise Skip(f"the left item {words(left)!r} has no match",

@@ -21,7 +21,8 @@ from ....diagnostics import Log, SourceSpan
 from ....model import XML_ILLEGAL, Text
 from . import processing
 from .processing import Condition
-from .text import Emptied, TextReader, Where, local, materials
+from ....xml import local_name
+from .text import Emptied, TextReader, Where, materials
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 BLACKBOARD_SKIPPED = {
@@ -73,7 +74,7 @@ class Item:
 
     def __post_init__(self) -> None:
         self.conditions = processing.conditions(self.node)
-        self.feedback_nodes = {node.get("ident", ""): node for node in self.node if local(node) == "itemfeedback"}
+        self.feedback_nodes = {node.get("ident", ""): node for node in self.node if local_name(node) == "itemfeedback"}
 
     @property
     def where(self) -> Where:
@@ -105,11 +106,11 @@ class Item:
 
     def responses(self, *kinds: str) -> list:
         """The presentation's response elements of these kinds (`response_lid`, ...), in order."""
-        presentation = next((node for node in self.node if local(node) == "presentation"), None)
-        return [] if presentation is None else [node for node in presentation.iter() if local(node) in kinds]
+        presentation = next((node for node in self.node if local_name(node) == "presentation"), None)
+        return [] if presentation is None else [node for node in presentation.iter() if local_name(node) in kinds]
 
     def labels(self, response) -> list:
-        return [node for node in response.iter() if local(node) == "response_label"]
+        return [node for node in response.iter() if local_name(node) == "response_label"]
 
     def left_out_feedback(self) -> None:
         """Warn for each feedback the question could not take (`placed` says which it took)."""
@@ -138,19 +139,19 @@ def text_only(item) -> bool:
     declared = metadata(item).get(names.QUESTION_TYPE)
     if declared is not None:
         return declared == names.TEXT_ONLY
-    return not any(local(node).startswith("response_") for node in item.iter())
+    return not any(local_name(node).startswith("response_") for node in item.iter())
 
 
 def metadata(item) -> dict[str, str]:
     """Canvas's item metadata fields (`qtimetadatafield`), label -> entry."""
     found = {}
     for holder in item:
-        if local(holder) != "itemmetadata":
+        if local_name(holder) != "itemmetadata":
             continue
         for node in holder.iter():
-            if local(node) == "qtimetadatafield":
-                label = next((c.text for c in node if local(c) == "fieldlabel"), None) or ""
-                entry = next((c.text for c in node if local(c) == "fieldentry"), None) or ""
+            if local_name(node) == "qtimetadatafield":
+                label = next((c.text for c in node if local_name(c) == "fieldlabel"), None) or ""
+                entry = next((c.text for c in node if local_name(c) == "fieldentry"), None) or ""
                 found[label.strip()] = entry.strip()
     return found
 
@@ -158,7 +159,7 @@ def metadata(item) -> dict[str, str]:
 def common(item: Item, meta: dict[str, str], scored: bool = True) -> dict:
     """The fields every kind has: id, title, language, points, question text and feedback. A kind
     calls it once it has placed its answers' feedback (which a generic reading would take)."""
-    presentation = next((node for node in item.node if local(node) == "presentation"), None)
+    presentation = next((node for node in item.node if local_name(node) == "presentation"), None)
     prompt = item.text(materials(presentation) if presentation is not None else [], "the prompt", stem=True)
     fields = {"id": item.id, "lang": item.lang, "points": _points(item, meta) if scored else 0.0, "prompt": prompt,
               "source": item.span}

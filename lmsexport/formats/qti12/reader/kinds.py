@@ -13,7 +13,7 @@ from .. import names
 from ....model import Question
 from . import choices, typed
 from .items import BLACKBOARD_SKIPPED, SKIPPED_TYPES, Item, Skip, metadata
-from .text import local
+from ....xml import local_name
 
 _READERS = {
     names.MULTIPLE_CHOICE: lambda item, meta: choices.read_choice(item, meta, names.MULTIPLE_CHOICE),
@@ -45,7 +45,7 @@ def read_question(item: Item) -> Question:
                    hint=f"make it again in the LMS you import into; lmsexport reads {', '.join(sorted(_READERS))}")
     if declared is not None:
         return _READERS[declared](item, meta)
-    blackboard = next((node.text.strip() for node in item.node.iter() if local(node) == "bbmd_questiontype"
+    blackboard = next((node.text.strip() for node in item.node.iter() if local_name(node) == "bbmd_questiontype"
                        and node.text), None)
     if blackboard in BLACKBOARD_SKIPPED:
         raise Skip(f"it is a Blackboard {blackboard} question, and {BLACKBOARD_SKIPPED[blackboard]}", code="W871",
@@ -62,7 +62,7 @@ def _inferred(item: Item) -> str:
     """The Canvas type an item without one has the structure of (Blackboard, WebCT, IMS samples)."""
     unread = item.responses(*_UNREAD_RESPONSES)
     if unread:
-        raise Skip(f"it is answered with a <{local(unread[0])}>, which no lmsexport question holds", code="W871",
+        raise Skip(f"it is answered with a <{local_name(unread[0])}>, which no lmsexport question holds", code="W871",
                    hint=_AGAIN)
     lids, typed_in = item.responses("response_lid"), item.responses("response_str", "response_num")
     if lids and typed_in:
@@ -70,7 +70,7 @@ def _inferred(item: Item) -> str:
     if len(lids) == 1:
         return _choice_kind(item, lids[0])
     if len(lids) > 1:
-        prompt = "".join(node.text or "" for node in item.node.iter() if local(node) == "mattext")
+        prompt = "".join(node.text or "" for node in item.node.iter() if local_name(node) == "mattext")
         blanks = [lid.get("ident", "").removeprefix("response_") for lid in lids]
         return names.DROPDOWNS if all(f"[{blank}]" in prompt for blank in blanks) else names.MATCHING
     if len(typed_in) > 1:
@@ -82,7 +82,7 @@ def _inferred(item: Item) -> str:
 
 
 def _choice_kind(item: Item, lid) -> str:
-    renders = [local(node) for node in lid if local(node).startswith("render_")]
+    renders = [local_name(node) for node in lid if local_name(node).startswith("render_")]
     if lid.get("rcardinality") == "Ordered":
         return "ordering_question"
     unread = next((render for render in renders if render in _UNREAD_RENDERS), None)
@@ -93,8 +93,8 @@ def _choice_kind(item: Item, lid) -> str:
 
 
 def _typed_kind(item: Item, response) -> str:
-    fib = next((node for node in response if local(node) == "render_fib"), None)
-    if local(response) == "response_num" or (fib is not None and fib.get("fibtype") in ("Decimal", "Integer")):
+    fib = next((node for node in response if local_name(node) == "render_fib"), None)
+    if local_name(response) == "response_num" or (fib is not None and fib.get("fibtype") in ("Decimal", "Integer")):
         return names.NUMERICAL
     ident = response.get("ident", "")
     scored = any(condition.scores and condition.named(ident) for condition in item.conditions)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .. import names
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....package import MANIFEST
-from .text import local
+from ....xml import local_name
 
 NON_CC = "non_cc_assessments/"
 
@@ -35,7 +35,7 @@ class Document:
     meta: object = None
 
     def holders(self, tag: str) -> list:
-        return [node for node in self.root if local(node) == tag]
+        return [node for node in self.root if local_name(node) == tag]
 
 
 def parse(content: bytes, source: str):
@@ -120,6 +120,6 @@ def _all_qti(files: dict[str, bytes], source: str, folder: str = "") -> list[tup
     for path in sorted(files):
         if path.startswith(folder) and path.endswith((".xml", ".qti")) and b"questestinterop" in files[path][:4096]:
             root = parse(files[path], f"{source}!{path}")
-            if local(root) == "questestinterop":
+            if local_name(root) == "questestinterop":
                 found.append((path, root))
     return found

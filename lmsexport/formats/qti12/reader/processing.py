@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from .text import local
+from ....xml import local_name
+
 
 _EXPONENTS = 400
 """Decimal exponents a number may have (floats reach 10^±308): beyond, it is no number lmsexport
@@ -60,31 +61,31 @@ class Condition:
 
 def conditions(item) -> list[Condition]:
     """Every respcondition of the item's (first) resprocessing, in order."""
-    processing = next((node for node in item if local(node) == "resprocessing"), None)
+    processing = next((node for node in item if local_name(node) == "resprocessing"), None)
     if processing is None:
         return []
-    return [_condition(node) for node in processing if local(node) == "respcondition"]
+    return [_condition(node) for node in processing if local_name(node) == "respcondition"]
 
 
 def _condition(node) -> Condition:
-    conditionvar = next((child for child in node if local(child) == "conditionvar"), None)
+    conditionvar = next((child for child in node if local_name(child) == "conditionvar"), None)
     tests = [] if conditionvar is None else list(_tests(conditionvar, False))
-    children = [] if conditionvar is None else [child for child in conditionvar if local(child)]
-    otherwise = len(children) == 1 and local(children[0]) == "other"
+    children = [] if conditionvar is None else [child for child in conditionvar if local_name(child)]
+    otherwise = len(children) == 1 and local_name(children[0]) == "other"
     score, adds = None, False
-    setvars = [child for child in node if local(child) == "setvar"]
+    setvars = [child for child in node if local_name(child) == "setvar"]
     scoring = next((s for s in setvars if (s.get("varname") or s.get("variablename") or "SCORE") == "SCORE"),
                    setvars[0] if setvars else None)
     if scoring is not None:
         score = _MAXIMUM if (scoring.text or "").strip().endswith(".max") else number(scoring.text)
         adds = (scoring.get("action") or "Set") == "Add"
-    shows = [child.get("linkrefid", "") for child in node if local(child) == "displayfeedback"]
+    shows = [child.get("linkrefid", "") for child in node if local_name(child) == "displayfeedback"]
     return Condition(node, tests, score, adds, shows, otherwise)
 
 
 def _tests(node, negated: bool):
     for child in node:
-        name = local(child)
+        name = local_name(child)
         if name in _TESTS:
             yield Test(name, child.get("respident", ""), (child.text or "").strip(), negated, child)
         elif name == "not":
@@ -96,7 +97,7 @@ def _tests(node, negated: bool):
 def maximum(item) -> Decimal | None:
     """The `maxvalue` the item declares for SCORE: its points, in other tools' items (Canvas's is 100 %)."""
     for node in item.iter():
-        if local(node) == "decvar" and (node.get("varname") or "SCORE") == "SCORE":
+        if local_name(node) == "decvar" and (node.get("varname") or "SCORE") == "SCORE":
             value = number(node.get("maxvalue"))
             return value if value is not None and value > 0 else None
     return None

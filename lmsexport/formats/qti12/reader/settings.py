@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from .. import names
 from ....diagnostics import Log, SourceSpan
 from ....model import Settings, Text
-from .text import Emptied, TextReader, Where, local
+from ....xml import local_name
+from .text import Emptied, TextReader, Where
 
 _LEFT_OUT = {
     "quiz_type": lambda v: v not in ("", "assignment"),
@@ -74,10 +75,10 @@ def read_settings(meta, assessment, texts: TextReader, log: Log, span: SourceSpa
 def assessment_metadata(assessment) -> dict[str, str]:
     """The assessment's own qtimetadata fields (not its items'), label -> entry."""
     found = {}
-    for holder in (node for node in assessment if local(node) == "qtimetadata"):
-        for field in (node for node in holder if local(node) == "qtimetadatafield"):
-            label = next((c.text for c in field if local(c) == "fieldlabel"), None) or ""
-            entry = next((c.text for c in field if local(c) == "fieldentry"), None) or ""
+    for holder in (node for node in assessment if local_name(node) == "qtimetadata"):
+        for field in (node for node in holder if local_name(node) == "qtimetadatafield"):
+            label = next((c.text for c in field if local_name(c) == "fieldlabel"), None) or ""
+            entry = next((c.text for c in field if local_name(c) == "fieldentry"), None) or ""
             found[label.strip()] = entry.strip()
     return found
 
@@ -86,15 +87,15 @@ def _fields(meta) -> dict[str, str]:
     """The settings, their values without the space around them (but the description's, which is HTML)."""
     if meta is None:
         return {}
-    return {local(node): (node.text or "") if local(node) == "description" else (node.text or "").strip()
-            for node in meta if local(node)}
+    return {local_name(node): (node.text or "") if local_name(node) == "description" else (node.text or "").strip()
+            for node in meta if local_name(node)}
 
 
 def _all_fields(meta):
     """Every setting, the assignment's (dates) included, in document order."""
     if meta is None:
         return []
-    return [(local(node), (node.text or "").strip()) for node in meta.iter() if local(node) and not len(node)]
+    return [(local_name(node), (node.text or "").strip()) for node in meta.iter() if local_name(node) and not len(node)]
 
 
 def _attempts(value: str | None, warn) -> int | None:

@@ -26,7 +26,7 @@ from ....images import image_problem
 from ....markup import Sanitiser
 from ....model import MEDIA_TYPES, XML_ILLEGAL, Asset, ModelError, Text, is_language_tag
 from ....paths import unsafe_path
-from ....xml import replace_with_text
+from ....xml import local_name, replace_with_text
 
 _LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _RESPONSES = frozenset({"response_lid", "response_str", "response_num", "response_xy", "response_grp",
@@ -51,17 +51,12 @@ class Emptied(Exception):
     """A text the sanitiser leaves with nothing to show (E010's message): its question is skipped."""
 
 
-def local(node) -> str:
-    """An element's name without its namespace ('' for comments and processing instructions)."""
-    return node.tag.rpartition("}")[2] if isinstance(node.tag, str) else ""
-
-
 def materials(node) -> list:
     """The `material` elements below `node` in document order, but those of its responses (a
     question text is the material of its `presentation` outside the choices and blanks)."""
     found = []
     for child in node:
-        name = local(child)
+        name = local_name(child)
         if name == "material":
             found.append(child)
         elif name and name not in _RESPONSES:
@@ -122,11 +117,11 @@ class TextReader:
 
     def _parts(self, holder, where: Where) -> list[tuple[str, str, str | None]]:
         """(plain or html, content, language) for each piece of a material, in order."""
-        if local(holder) != "material":
+        if local_name(holder) != "material":
             return [part for material in materials(holder) for part in self._parts(material, where)]
         parts = []
         for child in holder:
-            name = local(child)
+            name = local_name(child)
             if name in ("mattext", "matemtext"):
                 parts.append(_mattext(child, name == "matemtext"))
             elif name == "matimage" and child.get("uri"):
@@ -134,8 +129,8 @@ class TextReader:
                 parts.append(("html", html_element("img", attributes), None))
             elif name == "matbreak":
                 parts.append(("html", "<br>", None))
-            elif name == "mat_extension" and any(local(c) == "mat_formattedtext" for c in child):
-                parts += [_formatted(c) for c in child if local(c) == "mat_formattedtext"]
+            elif name == "mat_extension" and any(local_name(c) == "mat_formattedtext" for c in child):
+                parts += [_formatted(c) for c in child if local_name(c) == "mat_formattedtext"]
             elif name:
                 where.warn("W874", f"its <{name}> material is left out: lmsexport carries text and images",
                            "put what it shows into the text")
@@ -230,7 +225,7 @@ def _mattext(node, emphasised: bool) -> tuple[str, str, str | None]:
         node = copy.deepcopy(node)
         for child in node.iter():
             if isinstance(child.tag, str):
-                child.tag = local(child)
+                child.tag = local_name(child)
         etree.cleanup_namespaces(node)
         value = entities.escape(node.text or "", quote=False) + "".join(
             etree.tostring(child, encoding="unicode", with_tail=True) for child in node)

@@ -76,3 +76,9 @@ def letters(index: int) -> str:
         index, rest = divmod(index - 1, 26)
         out = chr(ord("a") + rest) + out
     return out
+
+
+def file_stem(source: str) -> str:
+    """The file name in a source's name (`week 3/quiz.txt`, either slash) without its last suffix:
+    what a quiz's id (through `slug`) and title come from when its source gives none."""
+    return source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]

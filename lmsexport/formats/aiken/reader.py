@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
-from ...ids import letters, slug
+from ...ids import file_stem, letters, slug
 from ...model import Choice, MultipleChoice, Quiz, Text
 from ...textinput import decode
 
@@ -172,5 +172,5 @@ def read(data: str | bytes, *, source: str) -> Quiz:
     reader.read()
     if reader.problems:
         raise SourceError(reader.problems)
-    stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    stem = file_stem(source)
     return Quiz(id=slug(stem), title=stem or "Aiken quiz", questions=tuple(reader.questions))

@@ -13,7 +13,7 @@ import warnings
 from typing import Callable
 
 from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
-from ...ids import slug
+from ...ids import file_stem, slug
 from ...model import ModelError, Question, Quiz, Settings, is_language_tag
 from ...textinput import decode
 from . import values
@@ -85,7 +85,7 @@ def _quiz(grid: Grid, defaults: dict, assets: Callable[[str], bytes] | None, log
     messages = _messages(config, grid.source, problems)
     if problems:
         raise SourceError(problems)
-    stem = grid.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    stem = file_stem(grid.source)
     return Quiz(
         id=config.get("id") or slug(stem), title=config.get("title") or stem, lang=config.get("lang"),
         description=description, tags=config.get("tags", ()), lint_ignore=config.get("lint", ()),

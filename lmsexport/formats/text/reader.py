@@ -44,7 +44,7 @@ from itertools import islice
 from typing import Callable
 
 from ...diagnostics import ConversionWarning, Diagnostic, Log, SourceError, SourceSpan
-from ...ids import slug
+from ...ids import file_stem, slug
 from ...markup import Sanitiser
 from ...model import DEFAULT_SCORING, XML_ILLEGAL, Quiz, Settings, Text
 from ...textinput import TextLines, read_lines
@@ -407,7 +407,7 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
     pool_settings = pools.pool_settings(parser, header)
     questions = build_questions(parser, header)
     quiz_pools = pools.build_pools(parser, pool_settings, questions)
-    stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    stem = file_stem(source)
     description = join_lines(parser.description)
     description_text = parser.text(description) if description else None
     loaded = load_images(parser, assets)

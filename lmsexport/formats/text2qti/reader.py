@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
-from ...ids import slug
+from ...ids import file_stem, slug
 from ...model import MEDIA_TYPES, Asset, Description, Quiz, Settings, Text
 from ...textinput import decode
 from .drafts import KINDS, QuestionDraft, add_answer, add_feedback
@@ -269,7 +269,7 @@ class Reader:
                 self.items[0], TextRegion) else self.items[0].element, "add a question other than a file upload")
         if self.problems:
             raise SourceError(self.problems)
-        stem = self.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        stem = file_stem(self.source)
         shuffle = self.options.get("quiz_shuffle_answers", False)
         return Quiz(id=slug(stem), title=self.title or stem or "Quiz", description=description,
                     settings=Settings(shuffle=shuffle), questions=tuple(questions), pools=pools, assets=assets)

@@ -19,7 +19,7 @@ from ..package import Package, write_atomic
 from ..validation import validate_files
 from . import config
 from .files import SOURCE_LIMIT, read_regular, source_name
-from .pipeline import OutputInvalid
+from .pipeline import OutputInvalid, unspooled
 from .reading import read_source, unreadable
 
 STDIN = "<stdin>"
@@ -70,7 +70,10 @@ def convert_data(data: bytes | None, to: str, *, path: Path | None = None, chose
     folder = (path.parent if path is not None else Path.cwd()).resolve()
     log = Log() if log is None else log
     quiz = read_source(name, data, config.nearest(folder).defaults, source_format(data, path, chosen), log)
-    package = module.write(quiz, options)
+    try:
+        package = module.write(quiz, options)
+    except OSError as exc:
+        raise SourceError([unspooled(source_name(name) if path is not None else STDIN, to, exc)]) from None
     findings = validate_files(package.files, source=f"{quiz.id}{package.extension}")
     if findings:
         raise OutputInvalid(findings)

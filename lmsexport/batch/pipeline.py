@@ -128,6 +128,9 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
             except SourceError as exc:  # the quiz is more than the format holds: the source fails
                 result.diagnostics += exc.diagnostics
                 continue  # the other formats still say what they cannot hold
+            except OSError as exc:  # its files found no room in the temporary folder (spool.py)
+                result.diagnostics.append(unspooled(result.source, name, exc))
+                continue
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
             zipping = Zipping(package)
@@ -354,3 +357,12 @@ def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:
     reason = exc.strerror or str(exc)
     return Diagnostic("E004", f"cannot write {source_name(target)}: {reason}", SourceSpan(source),
                       "check the free space and the permissions of the output folder (--out), then build again")
+
+
+def unspooled(source: str, format_name: str, exc: OSError) -> Diagnostic:
+    """Why `source`'s `format_name` package could not be made: its files did not fit in the
+    temporary file that holds a large package's files until they are zipped (spool.py)."""
+    reason = exc.strerror or str(exc)
+    return Diagnostic("E004", f"cannot make the {format_name} package: its files could not be put in a "
+                      f"temporary file ({reason})", SourceSpan(source),
+                      "free space in the temporary folder, or set TMPDIR to a folder with room, then build again")

@@ -26,6 +26,7 @@ from .limits import GAP_LIMIT, OPTIONS_LIMIT, TIME_LIMIT_12, TITLE_LIMIT
 from ...diagnostics import Diagnostic, Log, SourceError
 from ...model import FillBlanks, MultipleChoice, Quiz
 from ...package import MANIFEST, Package, WriteOptions
+from ...spool import SpooledFiles
 from ...text import shorten, words
 from ...xml import NS, element, number, serialize, sub, too_long
 
@@ -230,5 +231,5 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
         refusals.append(found.refusal("E005", "the quiz", f"a SCORM {version} manifest", quiz.where()))
     if refusals:
         raise SourceError(refusals)
-    files = {MANIFEST: serialize(manifest), **content}
+    files = SpooledFiles({MANIFEST: serialize(manifest), **content})
     return Package(files, extension=EXTENSIONS[version], warnings=log.diagnostics)

@@ -23,6 +23,7 @@ from . import canvas, choices, typed
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....model import Pool, Quiz
 from ....package import Package, WriteOptions
+from ....spool import SpooledFiles
 from ....xml import NS, element, serialize, sub, too_long
 from .parts import Context, Notes, Parts, condition, show, x
 from .text import TextWriter
@@ -71,7 +72,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     refusals = _refusals(quiz, root, placed, settings)
     if refusals:
         raise SourceError(refusals)
-    files = {}
+    files = SpooledFiles()
     for path, tree in flavour.documents(quiz, root, settings, flavour.manifest(quiz)).items():
         files[path] = serialize(tree)
         if options is not None and options.on_document is not None:

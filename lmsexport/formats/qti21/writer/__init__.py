@@ -24,6 +24,7 @@ from .. import names
 from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....model import Question, Quiz
 from ....package import MANIFEST, Package, WriteOptions
+from ....spool import SpooledFiles
 from ....text import default_title
 from ....xml import NS, built_once, element, serialize, sub, too_long
 from . import kinds as kinds
@@ -53,7 +54,7 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     options = options or WriteOptions()
     assets = {asset.path: asset for asset in quiz.assets}
     advise_canvas = "canvas" not in options.built_with
-    files, items, refusals = {}, [], []
+    files, items, refusals = SpooledFiles(), [], []
 
     def put(path: str, root, holders=frozenset()) -> int:
         data = files[path] = serialize(root, verbatim=holders)
@@ -67,11 +68,12 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
         _refuse_long(root, written, quiz.label(question), quiz.where(question), refusals)
         items.append(info)
     test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
-    test_size = put(names.TEST_PATH, test, holders)
+    test_refused = _refuse_long(test, put(names.TEST_PATH, test, holders), "the quiz", quiz.where(), refusals)
+    del test  # a tree of every item's reference: freed before the manifest, the other one, is built
     manifest = write_manifest(quiz, items, test_assets)
     manifest_size = put(MANIFEST, manifest)
     # The manifest repeats the test's title: a text too long for one is reported once.
-    if not _refuse_long(test, test_size, "the quiz", quiz.where(), refusals):
+    if not test_refused:
         _refuse_long(manifest, manifest_size, "the quiz", quiz.where(), refusals)
     if refusals:
         raise SourceError(refusals)

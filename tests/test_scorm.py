@@ -186,6 +186,22 @@ def test_page_escapes_the_title_and_carries_the_data_intact():
     assert page_data(files)["description"]["value"] == NASTY
 
 
+@pytest.mark.parametrize("source", [POOLS, ALL_KINDS, ROOT / "quizzes" / "data-parallel-vi.txt"],
+                         ids=lambda p: p.parent.name if p.name == "quiz.txt" else p.stem)
+def test_the_page_data_written_question_by_question_is_what_tojson_writes_of_the_whole(source):
+    """The page's JSON is written a question at a time (memory); it is the text Jinja's `tojson`
+    gives for `player_data` whole, with every key in its sorted place and `<>&'` escaped."""
+    from jinja2.utils import htmlsafe_json_dumps
+
+    quiz = lmsexport.read(source)
+    quiz = dataclasses.replace(quiz, title="<lmsexport-quiz-data/> & 'it'", description=Text(NASTY),
+                               settings=dataclasses.replace(quiz.settings, messages=(("next", "<Next> & 'on'"),)))
+    page = write(quiz, "1.2").files[player.LAUNCH].decode("utf-8")
+    whole = htmlsafe_json_dumps(player.player_data(quiz, "1.2"), sort_keys=True, ensure_ascii=False)
+    assert f'<script type="application/json" id="quiz-data">{whole}</script>' in page
+    assert "<title>&lt;lmsexport-quiz-data/&gt; &amp; &#39;it&#39;</title>" in page
+
+
 def test_page_language_direction_and_interaction_ids():
     quiz = Quiz(id="ar-quiz", title="اختبار", lang="ar", questions=(
         MultipleChoice(id="q1", prompt=Text("سؤال"), choices=small_quiz().questions[0].choices),

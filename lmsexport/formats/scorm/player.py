@@ -1,9 +1,9 @@
 """The SCORM quiz player: one HTML page rendered from the model, plus static JS and CSS.
 
 `templates/index.html.jinja` is the only rendered file. The quiz reaches the
-page as JSON inside `<script type="application/json">` (Jinja's `tojson`, which
-escapes `<`, `>`, `&` and `'`), so no JavaScript is ever built from Python strings
-(STYLE.md, convention 6). Behaviour lives in `templates/static/*.js`, copied
+page as JSON inside `<script type="application/json">`, written as Jinja's `tojson`
+writes it (which escapes `<`, `>`, `&` and `'`) but a question at a time, so no
+JavaScript is ever built from Python strings (STYLE.md, convention 6). Behaviour lives in `templates/static/*.js`, copied
 byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
 `player.js` (the flow), `lms.js` and a runtime adapter per SCORM version. Interface
 text comes from `lmsexport/interface` in the quiz's language (W610 when it has none
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from importlib import resources
+from typing import Iterator
 
 from ...diagnostics import Log
 from ...interface import Words, counted_key, number_format, player_keys, warn_fallback
@@ -49,11 +50,17 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
     draws from (the player draws, and keeps the draw's seed in suspend_data).
     With an essay in the quiz the pass mark is left out: the player cannot mark the
     essay, so it never decides pass or fail (the writer warns, W603)."""
+    quiz_data, questions = _data(quiz, version, log)
+    return {**quiz_data, "questions": list(questions)}
+
+
+def _data(quiz: Quiz, version: str, log: Log | None) -> tuple[dict, Iterator[dict]]:
+    """`player_data` but its questions, and its questions one at a time (made as they are asked for)."""
     log = Log() if log is None else log
     texts = TextConverter(quiz, log)
     pending = pending_grading(quiz)
     words = _words(quiz, log)
-    return compact({
+    quiz_data = compact({
         "lang": quiz.lang or "en",
         "description": texts(quiz.description),
         "shuffle": quiz.settings.shuffle,
@@ -63,11 +70,12 @@ def player_data(quiz: Quiz, version: str, log: Log | None = None) -> dict:
         "timeLimit": quiz.settings.time_limit,
         "messages": {key: words.messages[key] for key in player_keys() if not counted_key(key)},
         "numberFormat": number_format(quiz.lang),
-        "questions": [_with_points(question_data(quiz, question, version, texts), question, words)
-                      for question in quiz.questions],
         "pools": [{"draw": pool.draw, "shuffle": pool.shuffle, "questions": list(pool.questions)}
                   for pool in quiz.pools] or None,
     })
+    questions = (_with_points(question_data(quiz, question, version, texts), question, words)
+                 for question in quiz.questions)
+    return quiz_data, questions
 
 
 def _words(quiz: Quiz, log: Log) -> Words:
@@ -109,21 +117,46 @@ def static_file(name: str) -> bytes:
     return (resources.files("lmsexport.formats.scorm") / "templates" / "static" / name).read_bytes()
 
 
+_DATA = "<lmsexport-quiz-data/>"
+"""Where the page's data goes in the rendered template: autoescaped text can never read so."""
+
+
 def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, bytes]:
     """The player's files for one quiz: the launch page, the static files it loads, the quiz's media."""
-    data = player_data(quiz, version, log)
+    from markupsafe import Markup
+
+    quiz_data, questions = _data(quiz, version, log)
     runtime = RUNTIMES[version]
     page = _environment().get_template("index.html.jinja").render(
-        data=data,
+        data=Markup(_DATA),
         title=quiz.title,
-        lang=data["lang"],
-        dir=direction(data["lang"]),
-        messages=data["messages"],
+        lang=quiz_data["lang"],
+        dir=direction(quiz_data["lang"]),
+        messages=quiz_data["messages"],
         runtime=runtime,
     )
-    files = {LAUNCH: page.encode("utf-8")}
+    before, after = page.split(_DATA)
+    files = {LAUNCH: b"".join([before.encode("utf-8"), *_json(quiz_data, questions), after.encode("utf-8")])}
     for name in (*STATIC, runtime):
         files[name] = static_file(name)
     for asset in quiz.assets:
         files[media_path(asset)] = asset.data
     return files
+
+
+def _json(quiz_data: dict, questions: Iterator[dict]) -> Iterator[bytes]:
+    """`player_data` as Jinja's `tojson` writes it (keys sorted, `<>&'` escaped for the script
+    element), one question at a time: the data of 100,000 questions took 200 MB whole, and its
+    JSON, as one text, 160 MB more for each copy that the escaping and the page made of it."""
+    from jinja2.utils import htmlsafe_json_dumps
+
+    def dumps(data) -> str:  # a str, not the Markup, which would escape what is added to it
+        return str(htmlsafe_json_dumps(data, **_environment().policies["json.dumps_kwargs"]))
+
+    # Keys sort around "questions" as sort_keys puts them; "lang" and "shuffle" are always there.
+    first = dumps({key: value for key, value in quiz_data.items() if key < "questions"})
+    rest = dumps({key: value for key, value in quiz_data.items() if key > "questions"})
+    yield f'{first[:-1]}, "questions": ['.encode("utf-8")
+    for n, question in enumerate(questions):
+        yield ((", " if n else "") + dumps(question)).encode("utf-8")
+    yield f"], {rest[1:]}".encode("utf-8")

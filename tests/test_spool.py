@@ -77,7 +77,8 @@ def test_no_room_for_a_large_package_fails_its_source_and_builds_the_others(tmp_
     monkeypatch.setattr(spool, "BUDGET", 20_000)  # the small quiz's files fit, the large one's do not
     monkeypatch.setattr(tempfile, "tempdir", str(blocker))
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["build", str(folder), "-f", "qti", "-o", str(out), "--no-lint"])
+    # --jobs 1: worker processes may be spawned, and would not see the patched budget
+    result = CliRunner().invoke(main, ["build", str(folder), "-f", "qti", "-o", str(out), "--no-lint", "--jobs", "1"])
     assert result.exit_code == 1, result.output
     assert "large.txt: error: cannot make the qti package: its files could not be put in a temporary file" \
         in result.output

@@ -3,8 +3,8 @@
 `templates/index.html.jinja` is the only rendered file. The quiz reaches the
 page as JSON inside `<script type="application/json">`, written as Jinja's `tojson`
 writes it (which escapes `<`, `>`, `&` and `'`) but a question at a time, so no
-JavaScript is ever built from Python strings (STYLE.md, convention 6). Behaviour lives in `templates/static/*.js`, copied
-byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
+JavaScript is ever built from Python strings (STYLE.md, convention 6). Behaviour
+lives in `templates/static/*.js`, copied byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
 `player.js` (the flow), `lms.js` and a runtime adapter per SCORM version. Interface
 text comes from `lmsexport/interface` in the quiz's language (W610 when it has none
 and the player speaks another), with what the quiz's `messages:` file says over it;
@@ -118,7 +118,8 @@ def static_file(name: str) -> bytes:
 
 
 _DATA = "<lmsexport-quiz-data/>"
-"""Where the page's data goes in the rendered template: autoescaped text can never read so."""
+"""Where the page's data goes in the rendered template: no autoescaped text can hold it (its `<`
+is written `&lt;`)."""
 
 
 def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, bytes]:

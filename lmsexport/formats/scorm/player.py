@@ -4,8 +4,9 @@
 page as JSON inside `<script type="application/json">`, written as Jinja's `tojson`
 writes it (which escapes `<`, `>`, `&` and `'`) but a question at a time, so no
 JavaScript is ever built from Python strings (STYLE.md, convention 6). Behaviour
-lives in `templates/static/*.js`, copied byte for byte: `ui.js` (shared helpers), `kinds-*.js` (each kind of question),
-`player.js` (the flow), `lms.js` and a runtime adapter per SCORM version. Interface
+lives in `templates/static/*.js`, copied byte for byte: `ui.js` (shared helpers),
+`kinds-*.js` (each kind of question), `player.js` (the flow), `lms.js` and a runtime
+adapter per SCORM version. Interface
 text comes from `lmsexport/interface` in the quiz's language (W610 when it has none
 and the player speaks another), with what the quiz's `messages:` file says over it;
 counted words are written here by CLDR's plural rules (`2 body`), and the page gets

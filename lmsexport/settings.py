@@ -18,7 +18,7 @@ from typing import Callable
 
 from .ids import ID_LIMIT
 from .interface.custom import check_path
-from .model import FEEDBACK_MODES, SCORING_POLICIES, TIME_LIMIT_MAX, is_identifier, is_language_tag
+from .vocabulary import FEEDBACK_MODES, SCORING_POLICIES, TIME_LIMIT_MAX, is_identifier, is_language_tag
 
 MARKUPS = ("plain", "markdown", "html")
 """The `markup:` values: texts as written, Markdown, or HTML."""

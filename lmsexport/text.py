@@ -1,5 +1,5 @@
 """Text as people read it: the one HTML -> visible words, the one shortener, the one writing direction,
-the one English count of things (`2 options`).
+the one number format of every output (`2.5`), the one English count of things (`2 options`).
 
 Every place that needs a text without its markup (a QTI item title, a Moodle question name, a
 SCORM description or drop-down label, lint) takes it from here, so one prompt gives one title in
@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from .model import XML_ILLEGAL, Text
+from .vocabulary import XML_ILLEGAL
+
+if TYPE_CHECKING:  # a build with nothing to rebuild counts its questions without loading the model
+    from .model import Text
 
 TITLE_LENGTH = 60
 """Characters of its prompt that make the title of a question without one (LMSs list questions by it)."""
@@ -103,12 +106,16 @@ def shorten(text: str, limit: int) -> str:
     return cut.rstrip() + "…"
 
 
+def number(value: float) -> str:
+    """One number format for every output: `1`, `2.5`, `33.33333` (no `1.0`, no exponent)."""
+    text = f"{value:.7f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
 def counted(count: float, noun: str, plural: str | None = None) -> str:
     """A count and its noun as messages say them: `1 option`, `2 options`, `1.5 points` (the count
-    in the one number format, `xml.number`); `plural` for a noun that does not take an s
+    in the one number format, `number`); `plural` for a noun that does not take an s
     (`categories`). English: lmsexport's messages are."""
-    from .xml import number
-
     return f"{number(count)} {noun if count == 1 else plural or noun + 's'}"
 
 

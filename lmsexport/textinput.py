@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
 from .diagnostics import Diagnostic, SourceError, SourceSpan
-from .model import XML_ILLEGAL
+from .vocabulary import XML_ILLEGAL
 
 _MAX_REPORTED = 10
 _ESCAPED = re.compile("[\udc80-\udcff]")

@@ -322,9 +322,3 @@ def _place(root, node) -> str:
         names.append(etree.QName(node).localname)
         node = node.getparent()
     return "/".join(reversed(names))
-
-
-def number(value: float) -> str:
-    """One number format for every output: `1`, `2.5`, `33.33333` (no `1.0`, no exponent)."""
-    text = f"{value:.7f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text

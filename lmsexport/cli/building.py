@@ -151,7 +151,7 @@ def _formats_and_sources(paths, formats: list[str], out_dir: Path) -> tuple[list
 def _check_bank(bank: str | None, formats: list[str]) -> None:
     """--bank names one file of one format that holds banks: a usage error (exit status 2) otherwise."""
     from ..ids import ID_LIMIT
-    from ..model import is_identifier
+    from ..vocabulary import is_identifier
 
     if bank is not None and (len(formats) != 1 or formats[0] not in registry.banks()):
         raise click.UsageError(f"--bank writes every quiz into one file: use it with --format "

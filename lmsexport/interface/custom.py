@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
-from ..model import XML_ILLEGAL
 from ..paths import unsafe_path
 from ..textinput import decode
+from ..vocabulary import XML_ILLEGAL
 from . import ANSWER_KEY, COUNTED, ENGLISH, PLACEHOLDER, catalog, counted_key, language_name, plural_categories
 
 _KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')

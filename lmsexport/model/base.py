@@ -10,7 +10,6 @@ carries `MODEL_VERSION` so that the contract is versioned, as pandoc-types does.
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,6 +19,9 @@ from typing import ClassVar
 from ..diagnostics import SourceSpan
 from ..images import image_problem
 from ..paths import unsafe_path
+from ..vocabulary import (
+    FEEDBACK_MODES, SCORING_POLICIES, TIME_LIMIT_MAX, XML_ILLEGAL, is_identifier, is_language_tag,
+)
 
 MODEL_VERSION = 2
 """Major version of the model's JSON form; readers refuse any other than READ_MODEL_VERSIONS.
@@ -36,42 +38,11 @@ READ_MODEL_VERSIONS = (1, 2)
 """The versions of the JSON form this model reads (a version-1 form is a version-2 form without pools)."""
 
 TEXT_FORMATS = ("plain", "html")
-FEEDBACK_MODES = ("immediate", "end")
-TIME_LIMIT_MAX = 2**53
-"""Seconds a time limit holds at most: what a double (JSON, QTI's xs:double) counts exactly, some
-285 million years; more is no limit, and would overflow the formats that count in doubles."""
-SCORING_POLICIES = ("partial", "all_or_nothing")
-"""How a question of several parts earns credit (docs/scoring.md has the exact rules):
-
-* `partial`: each right part earns its share of the points. Multiple response: each right
-  option ticked earns points / (right options) and each wrong one ticked takes as much away,
-  never below 0 ("right minus wrong"). Matching: points / pairs for each left item matched
-  right. Ordering: points / items for each item in its right place. Fill in the blanks:
-  points / gaps times the credit of the answer in each gap (never below 0).
-* `all_or_nothing`: the points when every part is right (what `partial` would give in
-  full), else 0.
-"""
 DEFAULT_SCORING = "partial"
 """The policy of a quiz that names none: the one most formats express exactly."""
 
-_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
-# BCP 47 in its common shape: language, then script / region / variant subtags.
-_LANG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*\Z")
-# Characters XML 1.0 cannot carry at all (lxml refuses them too).
-XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
 class ModelError(ValueError):
     """A model object was built with values that break its invariants."""
-
-
-def is_identifier(value: str) -> bool:
-    """True if `value` is a usable id: an XML NCName in ASCII (safe in every format)."""
-    return bool(_ID.match(value))
-
-
-def is_language_tag(value: str) -> bool:
-    return bool(_LANG.match(value))
 
 
 def _check(condition: bool, message: str) -> None:

@@ -27,8 +27,8 @@ from ..diagnostics import Diagnostic, Log, SourceSpan
 from ..interface import ANSWER_KEY, ENGLISH, Words, catalog, warn_fallback
 from ..markup import sanitize
 from ..model import Pool, Quiz, ShortAnswer, Text
-from ..text import direction
-from ..xml import html_fragment, number
+from ..text import direction, number
+from ..xml import html_fragment
 from .pages import render as render_page
 from .quizzes import read_quiz
 

@@ -24,7 +24,7 @@ from .reader_context import Head, Reading
 from .reader_losses import default_unit
 from .rules import answer_percent, split_feedback, text_from_html, trans_single, unmark_language
 from .scoring import grades, grades_policy, ordering_grading, ordering_policy, wrong_tick
-from ...xml import number as percent_text
+from ...text import number as percent_text
 
 _PLAIN_FORMATS = ("plain_text", "markdown")
 _SPACE = re.compile(r"\s+")

@@ -17,7 +17,7 @@ import unicodedata
 
 from ...ids import letters
 from ...model import Choice, FillBlanks, Gap, Text
-from ...xml import number
+from ...text import number
 from .formula import FormulaError, evaluate, substitute
 from .reader_context import Reading
 from .reader_kinds import Read, _combined, gap_parts, read_multichoice, read_numerical

@@ -33,8 +33,8 @@ from ...model import Asset, Pool, Question, Quiz, Text
 from .limits import FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
 from .rules import blank, category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
-from ...text import counted, shorten, words
-from ...xml import TEXT_LIMIT, element, number, sub, too_long
+from ...text import counted, number, shorten, words
+from ...xml import TEXT_LIMIT, element, sub, too_long
 from .scoring import grades
 from .writer_kinds import KIND_WRITERS
 

@@ -19,8 +19,8 @@ from ...model import (
 from .rules import join_feedback, mark_language, nearest_grade
 from .scoring import ORDERING_GRADINGS, WRONG_TICK, grades
 from .writer_context import QuestionWriting
-from ...text import counted, html_words, words
-from ...xml import number, sub
+from ...text import counted, html_words, number, words
+from ...xml import sub
 
 TRUE_FALSE_PENALTY = 1.0
 """A second try at a two-way question is worth nothing: qtype_truefalse's edit form default."""

@@ -27,8 +27,8 @@ from ...diagnostics import Diagnostic, Log, SourceError
 from ...model import FillBlanks, MultipleChoice, Quiz
 from ...package import MANIFEST, Package, WriteOptions
 from ...spool import SpooledFiles
-from ...text import shorten, words
-from ...xml import NS, element, number, serialize, sub, too_long
+from ...text import number, shorten, words
+from ...xml import NS, element, serialize, sub, too_long
 
 VERSIONS = ("1.2", "2004")
 EXTENSIONS = {"1.2": ".scorm12.zip", "2004": ".scorm2004.zip"}

@@ -16,7 +16,8 @@ import unicodedata
 from .. import names
 from ....ids import slug
 from ....model import Answer, Choice, FillBlanks, Gap, Question, Text, is_identifier
-from ....xml import NS, number, replace_with_text
+from ....xml import NS, replace_with_text
+from ....text import number
 from .feedback import Feedback, picked, variable_of
 from .responses import correct_values, declaration
 from .text import NO_CORRECT_RESPONSE, NoKind, TextReader, Unreadable, read_number, unindent

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from .. import names
 from ....model import FillBlanks, Matching, MultipleChoice, Question
-from ....xml import NS, number
+from ....xml import NS
+from ....text import number
 from .text import read_number
 
 _Q = f"{{{NS['qti']}}}"

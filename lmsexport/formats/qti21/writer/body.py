@@ -17,8 +17,8 @@ from html import escape
 
 from ....diagnostics import Log, SourceSpan
 from ....model import Asset, Text, is_language_tag
-from ....text import html_words
-from ....xml import NS, html_fragment, number, sub
+from ....text import html_words, number
+from ....xml import NS, html_fragment, sub
 
 _LENGTH = re.compile(r"[0-9]+%?\Z")
 """QTI 2.1 `Length.Type` (img width and height): pixels or a percentage."""

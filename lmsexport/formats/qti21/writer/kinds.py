@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from .. import names
 from ....model import Choice, Description, Essay, Matching, MultipleChoice, Ordering, Question, Text, TrueFalse
-from ....text import words
-from ....xml import number, sub
+from ....text import number, words
+from ....xml import sub
 from .body import TextWriter
 from .processing import (
     all_or_nothing, condition, counted_share, float_outcome, set_outcome, share, show, value, variable, x,

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from .. import names
 from ....diagnostics import Log
 from ....model import Asset, Pool, Question, Quiz
-from ....text import words
-from ....xml import NS, built_once, element, number, sub
+from ....text import number, words
+from ....xml import NS, built_once, element, sub
 from .body import TextWriter
 from .processing import float_outcome, set_outcome, value, variable, x
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal
 
 from .. import names
-from ....xml import built_once, element, number
+from ....xml import built_once, element
+from ....text import number
 
 STEP = Decimal("0.0000001")
-"""`xml.number()` keeps 7 decimals."""
+"""`text.number()` keeps 7 decimals."""
 
 
 def x(name: str, attrib: dict | None = None, *children, text: str | None = None):

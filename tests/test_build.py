@@ -189,15 +189,15 @@ def test_output_failing_its_schema_is_exit_3_and_the_other_sources_still_build(t
     """A writer bug (simulated: validation finds fault with one quiz's package) fails that source
     alone, with its findings; it is reported as a bug, whatever --jobs is (the result crosses from
     a worker as data, not as an exception)."""
-    from lmsexport.batch import pipeline
+    from lmsexport import validation
     from lmsexport.schemas import finding
 
-    real = pipeline.validate_files
+    real = validation.validate_files
 
     def picky(files, *, source, **checks):
         return [finding("V103", source, "simulated schema error", 1)] if "fsdp-yo" in source else real(files, source=source)
 
-    monkeypatch.setattr(pipeline, "validate_files", picky)
+    monkeypatch.setattr(validation, "validate_files", picky)
     result = _build(str(ROOT / "quizzes"), "-f", "qti", "-o", str(tmp_path), "-j", "1")
     assert result.exit_code == 3, result.output
     assert "fsdp-yo.qti.zip:1: error: simulated schema error [V103]" in result.stderr
@@ -247,3 +247,32 @@ def test_qti_advice_to_build_for_canvas_is_left_out_when_the_build_writes_canvas
     for code in ("W807", "W809", "W810", "W811"):
         assert f"[{code}]" in alone.stderr and f"[{code}]" not in both.stderr
     assert "[W851]" in both.stderr  # what Canvas itself cannot carry is still said
+
+
+_NO_OP = """
+import sys
+from lmsexport.cli import main
+
+try:
+    main(sys.argv[1:], standalone_mode=False)
+finally:
+    print(" ".join(name for name in ("lmsexport.model", "lxml.etree", "lmsexport.rules") if name in sys.modules))
+"""
+
+
+def test_a_build_with_nothing_to_rebuild_loads_neither_the_model_nor_lxml_and_shows_its_warnings_again(tmp_path):
+    """Start-up is most of a no-op rebuild (benchmarks/README.md, issue 19): it reads the state and
+    the sources' bytes, and replays the warnings recorded for them (lint's among them)."""
+    source = tmp_path / "quiz.txt"
+    source.write_text("---\nlang: ar\n---\nA quiz about the planets of the solar system\n\nWritten for the first "
+                      "lesson of the course.\n\n1. أي كوكب هو الأقرب إلى الشمس؟\n   • الزهرة\n   *• عطارد\n",
+                      encoding="utf-8")
+    command = [sys.executable, "-c", _NO_OP, "build", str(source), "-f", "all", "-o", str(tmp_path / "out")]
+    first = subprocess.run(command, capture_output=True, text=True, check=True)
+    again = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert "1 built" in first.stderr
+    assert first.stdout.splitlines()[-1].split() == ["lmsexport.model", "lxml.etree", "lmsexport.rules"]
+    assert "1 up to date" in again.stderr and again.stdout.splitlines()[-1].split() == []
+    warnings = [line for line in first.stderr.splitlines() if ": warning:" in line]
+    assert any("[L020]" in line for line in warnings)
+    assert [line for line in again.stderr.splitlines() if ": warning:" in line] == warnings

@@ -19,7 +19,6 @@ from .files import source_name
 from .outputs import OutputLock, remove_stale_parts
 from .pipeline import Build, OutputInvalid, SourceResult, unwritable
 from .sources import find_sources, named_files
-from ..validation import validate_files
 
 
 class BankBuild(Build):
@@ -57,6 +56,8 @@ class BankBuild(Build):
 
     def _write_bank(self, results: list[SourceResult], package: Package) -> None:
         target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
+        from ..validation import validate_files  # loads lxml: not for a build with nothing to rebuild
+
         findings = validate_files(package.files, source=source_name(target))
         if findings:
             raise OutputInvalid(findings)

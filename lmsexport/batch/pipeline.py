@@ -15,7 +15,7 @@ import functools
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import background, config
 from .. import formats as registry
@@ -23,12 +23,13 @@ from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .files import SOURCE_LIMIT, disk_name, read_regular, source_name, text_name
 from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
-from ..model import Quiz
 from ..package import Zipping, write_atomic
 from .sources import find_sources, looks_like_a_quiz, named_files
 from .reading import read_one, unreadable, workers
 from .state import BuildState, content_hash, fingerprint
-from ..validation import TreeChecks, validate_files
+
+if TYPE_CHECKING:  # a build with nothing to rebuild loads neither the model nor lxml (validation)
+    from ..model import Quiz
 
 
 class OutputInvalid(RuntimeError):
@@ -108,6 +109,8 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
          on_read: Callable[[Quiz], None] | None = None) -> SourceResult:
     """Read, write and validate one source, in memory (runs in a worker process); `on_read`
     is given the quiz once it is read, before it is written."""
+    from ..validation import TreeChecks, validate_files
+
     started = time.perf_counter()
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
@@ -173,18 +176,23 @@ class Build:
     """One run of `build`: plan, make (in parallel), check the batch, then write."""
 
     def __init__(self, settings: BuildSettings):
-        from ..rules.limits import left_to_writers
-
         self.settings = settings
-        known = registry.flavours()
-        written = (known[name][0] for name in settings.formats if name in known)
-        self.lint_ignore = (*settings.lint_ignore, *left_to_writers(written))
-        """The rules lint skips: the run's own, and the limits of the formats it writes, which
-        their writers report once, saying what the LMS gets instead (W652, W653, W601 ...)."""
         self.state = BuildState(settings.out_dir)
         self.configs: dict[Path, config.Config] = {}
         self.forked: background.ForkedCheck | None = None
         """Lint of the only source, running in a child process while it is written."""
+
+    @functools.cached_property
+    def lint_ignore(self) -> tuple[str, ...]:
+        """The rules lint skips: the run's own, and the limits of the formats it writes, which
+        their writers report once, saying what the LMS gets instead (W652, W653, W601 ...).
+        Worked out when lint runs: it loads the rules and the model, which a build with nothing
+        to rebuild does without."""
+        from ..rules.limits import left_to_writers
+
+        known = registry.flavours()
+        written = (known[name][0] for name in self.settings.formats if name in known)
+        return (*self.settings.lint_ignore, *left_to_writers(written))
 
     def run(self, paths: list[Path], on_made: Callable[[SourceResult], None] | None = None) -> list[SourceResult]:
         """Build every source under `paths`; `on_made` sees each source once it is made."""
@@ -305,10 +313,12 @@ class Build:
 
     def _replays(self, code: str) -> bool:
         """Whether an up-to-date source shows a recorded warning again: not a lint finding
-        this run switches off (`--ignore`, `--no-lint`)."""
+        this run switches off (`--ignore`, `--no-lint`). The limit rules left to the writers
+        need no check: the source was built for the same formats (its fingerprint has them),
+        so lint skipped them then."""
         if not code.startswith("L"):
             return True
-        return self.settings.lint and code not in self.lint_ignore
+        return self.settings.lint and code not in self.settings.lint_ignore
 
     def _defaults(self, folder: Path) -> dict:
         """Header defaults from the lmsexport.toml that applies to `folder` (read once a run)."""

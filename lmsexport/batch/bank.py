@@ -55,9 +55,9 @@ class BankBuild(Build):
         return results
 
     def _write_bank(self, results: list[SourceResult], package: Package) -> None:
-        target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
         from ..validation import validate_files  # loads lxml: not for a build with nothing to rebuild
 
+        target = self.settings.out_dir / f"{self.settings.bank}{package.extension}"
         findings = validate_files(package.files, source=source_name(target))
         if findings:
             raise OutputInvalid(findings)

@@ -126,7 +126,10 @@ def interactions(version: str, snapshot: dict) -> list[dict]:
     return out
 
 
-LATENCY = {"1.2": re.compile(r"\d{2,4}:\d\d:\d\d\.\d\d?\Z"), "2004": re.compile(r"PT(\d+H)?(\d+M)?\d+(\.\d\d?)?S\Z")}
+LATENCY = {"1.2": re.compile(r"\d{2,4}:\d\d:\d\d(\.\d\d?)?\Z"), "2004": re.compile(r"PT(\d+H)?(\d+M)?\d+(\.\d\d?)?S\Z")}
+"""A CMITimespan / timeinterval as the runtime records it: the fraction is optional in both, and
+scorm-again writes none for a whole number of seconds (the player's `00:00:01.00` is kept as
+`00:00:01`, one attempt in a hundred)."""
 WHEN = {"1.2": re.compile(r"\d\d:\d\d:\d\d\Z"), "2004": re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\dZ\Z")}
 WRONG_RESULT = {"1.2": "wrong", "2004": "incorrect"}
 DELIMITER = {"1.2": ",", "2004": "[,]"}

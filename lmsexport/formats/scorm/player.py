@@ -152,8 +152,10 @@ def _json(quiz_data: dict, questions: Iterator[dict]) -> Iterator[bytes]:
     JSON, as one text, 160 MB more for each copy that the escaping and the page made of it."""
     from jinja2.utils import htmlsafe_json_dumps
 
+    options = _environment().policies["json.dumps_kwargs"]
+
     def dumps(data) -> str:  # a str, not the Markup, which would escape what is added to it
-        return str(htmlsafe_json_dumps(data, **_environment().policies["json.dumps_kwargs"]))
+        return str(htmlsafe_json_dumps(data, **options))
 
     # Keys sort around "questions" as sort_keys puts them; "lang" and "shuffle" are always there.
     first = dumps({key: value for key, value in quiz_data.items() if key < "questions"})

@@ -153,7 +153,16 @@ def zip_bytes(files: Mapping[str, bytes], timestamp: tuple[int, ...] = _ZIP_EPOC
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3  # Unix, so the mode bits mean the same everywhere
-            archive.writestr(info, files[path], compresslevel=6)
+            chunks = getattr(files, "chunks", None)
+            if chunks is None:
+                archive.writestr(info, files[path], compresslevel=6)
+                continue
+            # A spooled file is deflated as it is read back, never held whole: what writestr()
+            # does (its size first, then open(), level 6 being zlib's default), a piece at a time.
+            info.file_size = files.size(path)
+            with archive.open(info, mode="w") as entry:
+                for chunk in chunks(path):
+                    entry.write(chunk)
     return buffer.getvalue()
 
 

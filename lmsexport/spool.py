@@ -6,16 +6,20 @@ Past `BUDGET` bytes, files go to an anonymous temporary file (in `TMPDIR`, remov
 operating system even if the build is killed) and are read back when asked for. Reads use
 `os.pread`, which moves no shared file position, so the zip thread and validation read at once.
 A quiz of a few thousand questions never reaches the budget and never touches the disk.
+A document written in pieces (`xml.Pieces`) is put a chunk at a time (`put_chunks`) and read
+back the same way (`chunks`), so neither its writer, its validation nor the zip holds it whole.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterable, Iterator, MutableMapping
 
 BUDGET = 64_000_000
 """Bytes held in memory before files go to disk: a 10,000-question QTI package's items are 37 MB."""
+CHUNK = 1 << 20
+"""Bytes `chunks()` reads from the temporary file at a time."""
 
 
 class SpooledFiles(MutableMapping):
@@ -32,32 +36,60 @@ class SpooledFiles(MutableMapping):
         self.update(files or {})
 
     def __setitem__(self, path: str, data: bytes) -> None:
+        self.put_chunks(path, (data,))
+
+    def put_chunks(self, path: str, chunks: Iterable[bytes]) -> None:
+        """Put the file whose bytes are `chunks`, joined: held while they fit the budget, else
+        written to the temporary file as they come."""
         self.pop(path, None)
-        if self._held + len(data) <= self._budget:
-            self._entries[path] = data
-            self._held += len(data)
+        held, size = [], 0
+        chunks = iter(chunks)
+        for chunk in chunks:
+            held.append(chunk)
+            size += len(chunk)
+            if self._held + size > self._budget:
+                break
+        else:
+            self._entries[path] = held[0] if len(held) == 1 else b"".join(held)
+            self._held += size
             return
+        offset = self._end
+        for chunk in held:
+            self._write(chunk)
+        del held[:]
+        for chunk in chunks:
+            self._write(chunk)
+        self._entries[path] = (offset, self._end - offset)
+
+    def _write(self, data: bytes) -> None:
         if self._file is None:
             self._file = tempfile.TemporaryFile(prefix="lmsexport-", buffering=0)
-        view, offset = memoryview(data), self._end
+        view = memoryview(data)
         while view:  # a write to a regular file may take fewer bytes than asked
-            view = view[os.pwrite(self._file.fileno(), view, self._end):]
-            self._end = offset + len(data) - len(view)
-        self._entries[path] = (offset, len(data))
+            written = os.pwrite(self._file.fileno(), view, self._end)
+            view, self._end = view[written:], self._end + written
 
     def __getitem__(self, path: str) -> bytes:
         entry = self._entries[path]
+        return entry if isinstance(entry, bytes) else b"".join(self.chunks(path))
+
+    def chunks(self, path: str) -> Iterator[bytes]:
+        """The file's bytes in pieces of at most `CHUNK` (the bytes themselves when held)."""
+        entry = self._entries[path]
         if isinstance(entry, bytes):
-            return entry
+            yield entry
+            return
         offset, length = entry
-        parts = []
         while length:
-            part = os.pread(self._file.fileno(), length, offset)
+            part = os.pread(self._file.fileno(), min(length, CHUNK), offset)
             if not part:
                 raise OSError(f"the temporary file of {path} ended early")
-            parts.append(part)
+            yield part
             offset, length = offset + len(part), length - len(part)
-        return b"".join(parts)
+
+    def size(self, path: str) -> int:
+        entry = self._entries[path]
+        return len(entry) if isinstance(entry, bytes) else entry[1]
 
     def __delitem__(self, path: str) -> None:
         entry = self._entries.pop(path)

@@ -23,6 +23,7 @@ from . import canvas, choices, typed
 from ....diagnostics import Diagnostic, SourceError, SourceSpan
 from ....model import Pool, Quiz
 from ....package import Package, WriteOptions
+from ....pieces import Pieces
 from ....spool import SpooledFiles
 from ....xml import NS, element, serialize, sub, too_long
 from .parts import Context, Notes, Parts, condition, show, x
@@ -45,7 +46,8 @@ _KINDS = {
 
 
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
-    flavour = FLAVOURS[(options.flavour if options and options.flavour else "canvas")]
+    options = options or WriteOptions()
+    flavour = FLAVOURS[options.flavour or "canvas"]
     notes = Notes(quiz)
     assets = {asset.path: asset for asset in quiz.assets}
     minutes = flavour.minutes(quiz, notes)
@@ -53,48 +55,65 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
                    nsmap={None: NS["qti12"], "xsi": NS["xsi"]})
     assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
     flavour.assessment_metadata(assessment, quiz, minutes)
-    section = sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION})
-    placed = []
-    position = 0
-    for entry in quiz.items:
-        parent, members = section, (entry,)
-        if isinstance(entry, Pool):
-            parent, members = flavour.pool_section(section, quiz, entry, notes), quiz.members(entry)
-        for question in members:
-            position += 1
-            text = TextWriter(notes, question, assets, flavour)
-            context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
-            item = _item(quiz, context, _KINDS[question.kind](context), flavour)
-            parent.append(item)
-            placed.append((item, question))
+    placed: dict[object, list] = {}
+    """The root section's entries made (an item, or a pool's section of items): their items
+    and questions, until the batch they are written in is checked."""
+
+    def entries():
+        position = 0
+        for entry in quiz.items:
+            holder, members = None, (entry,)
+            if isinstance(entry, Pool):
+                holder, members = flavour.pool_section(quiz, entry, notes), quiz.members(entry)
+            made = []
+            for question in members:
+                position += 1
+                text = TextWriter(notes, question, assets, flavour)
+                context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
+                item = _item(quiz, context, _KINDS[question.kind](context), flavour)
+                if holder is not None:
+                    holder.append(item)
+                made.append((item, question))
+            holder = made[0][0] if holder is None else holder
+            placed[holder] = made
+            yield holder
+
+    document = Pieces(root)
+    document.region(sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION}), entries())
+    refusals: list[Diagnostic] = []
+    quiz_refused = False
+
+    def check(tree, written: int, batch: list) -> None:
+        """Each question holding a text too long for XML parsers, else the quiz's own texts (its
+        title), once (below). A tree is searched once, and each of its questions only when it
+        holds such a text: one search per item was a tenth of the write time."""
+        nonlocal quiz_refused
+        found, before = too_long(tree, written) is not None, len(refusals)
+        for entry in batch:
+            for item, question in placed.pop(entry):
+                if found:
+                    _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
+        quiz_refused = quiz_refused or (found and len(refusals) == before)
+
+    paths = flavour.paths(quiz)
+    manifest = flavour.manifest(quiz)
+    files = SpooledFiles({paths.manifest: serialize(manifest)})
+    files.put_chunks(paths.assessment, document.serialize(check))
+    if quiz_refused and not refusals:
+        _refuse_long(root, "the quiz", quiz.where(), refusals)
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)
-    refusals = _refusals(quiz, root, placed, settings)
-    if refusals:
-        raise SourceError(refusals)
-    files = SpooledFiles()
-    for path, tree in flavour.documents(quiz, root, settings, flavour.manifest(quiz)).items():
-        files[path] = serialize(tree)
-        if options is not None and options.on_document is not None:
-            options.on_document(path, tree, files[path])  # the build checks the tree in hand
-    files.update(flavour.images(quiz))
-    return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
-
-
-def _refusals(quiz: Quiz, root, placed: list, settings) -> list[Diagnostic]:
-    """Each question holding a text too long for XML parsers, else the quiz's own texts (its
-    title, its description), once, where first written. The document is searched once, and
-    each question only when it holds such a text: one search per item was a tenth of the
-    write time."""
-    refusals: list[Diagnostic] = []
-    if too_long(root) is not None:
-        for item, question in placed:
-            _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
-        if not refusals:
-            _refuse_long(root, "the quiz", quiz.where(), refusals)
     if not refusals:
         _refuse_long(settings, "the quiz", quiz.where(), refusals)
-    return refusals
+    if refusals:
+        raise SourceError(refusals)
+    files[paths.settings] = serialize(settings)
+    if options.on_document is not None:  # the build checks the trees in hand
+        for path, tree in ((paths.manifest, manifest), (paths.assessment, document.whole), (paths.settings, settings)):
+            if tree is not None:
+                options.on_document(path, tree, files[path])
+    files.update(flavour.images(quiz))
+    return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
 
 
 def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:

@@ -12,6 +12,7 @@ of its editor. A generic QTI 1.2 flavour would be another module with these func
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from .. import names
 from ....model import Pool, Quiz
@@ -52,14 +53,13 @@ def assessment_metadata(assessment, quiz: Quiz, minutes: int | None) -> None:
     _field(holder, names.MAX_ATTEMPTS, str(quiz.settings.attempts or names.UNLIMITED))
 
 
-def pool_section(parent, quiz: Quiz, pool: Pool, notes: Notes):
+def pool_section(quiz: Quiz, pool: Pool, notes: Notes):
     """A question group, as Canvas exports one (qti_generator.rb): a section with
     `selection_number` (how many are drawn) and `points_per_item` (what each drawn question is
     worth, whatever its own points: Canvas has one value per group). The importer reads both
     (assessment_test_converter.rb: pick_count, question_points)."""
     members = quiz.members(pool)
-    section = sub(parent, "qti12:section",
-                  {"ident": names.item_ident(quiz.id, pool.id), "title": pool.title or pool.id})
+    section = element("qti12:section", {"ident": names.item_ident(quiz.id, pool.id), "title": pool.title or pool.id})
     selection = sub(sub(section, "qti12:selection_ordering"), "qti12:selection")
     sub(selection, "qti12:selection_number", text=str(pool.draw))
     points = names.decimal(_each(pool, members, notes))
@@ -153,9 +153,16 @@ def manifest(quiz: Quiz):
     return root
 
 
-def documents(quiz: Quiz, assessment, settings, manifest) -> dict[str, object]:
-    """The package's XML files (the trees given) by their paths."""
-    return {MANIFEST: manifest, names.assessment_path(quiz.id): assessment, names.meta_path(quiz.id): settings}
+class Paths(NamedTuple):
+    """Where the package's XML files are."""
+
+    manifest: str
+    assessment: str
+    settings: str
+
+
+def paths(quiz: Quiz) -> Paths:
+    return Paths(MANIFEST, names.assessment_path(quiz.id), names.meta_path(quiz.id))
 
 
 def images(quiz: Quiz) -> dict[str, bytes]:

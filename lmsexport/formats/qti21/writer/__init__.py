@@ -24,6 +24,7 @@ from .. import names
 from ....diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ....model import Question, Quiz
 from ....package import MANIFEST, Package, WriteOptions
+from ....pieces import Pieces
 from ....spool import SpooledFiles
 from ....text import default_title
 from ....xml import NS, built_once, element, serialize, sub, too_long
@@ -62,19 +63,27 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
             options.on_document(path, root, data)
         return len(data)
 
+    def put_pieces(path: str, pieces: Pieces, refused: bool = False) -> bool:
+        """Write a document of the quiz's own (`manifest.py`); whether it refused a text too long."""
+        def check(tree, written: int, _) -> None:
+            nonlocal refused
+            refused = refused or _refuse_long(tree, written, "the quiz", quiz.where(), refusals)
+
+        files.put_chunks(path, pieces.serialize(check))
+        if pieces.whole is not None and options.on_document is not None:
+            options.on_document(path, pieces.whole, files[path])
+        return refused
+
     for question in quiz.questions:
         root, info, holders = _item(quiz, question, log, assets, advise_canvas)
         written = put(names.item_path(question.id), root, holders)
         _refuse_long(root, written, quiz.label(question), quiz.where(question), refusals)
         items.append(info)
-    test, test_assets, holders = write_test(quiz, log, assets, advise_canvas)
-    test_refused = _refuse_long(test, put(names.TEST_PATH, test, holders), "the quiz", quiz.where(), refusals)
-    del test  # a tree of every item's reference: freed before the manifest, the other one, is built
-    manifest = write_manifest(quiz, items, test_assets)
-    manifest_size = put(MANIFEST, manifest)
+    test, test_assets = write_test(quiz, log, assets, advise_canvas)
+    test_refused = put_pieces(names.TEST_PATH, test)
+    del test  # the references to every item: freed before the manifest, the other such document, is written
     # The manifest repeats the test's title: a text too long for one is reported once.
-    if not test_refused:
-        _refuse_long(manifest, manifest_size, "the quiz", quiz.where(), refusals)
+    put_pieces(MANIFEST, write_manifest(quiz, items, test_assets), refused=test_refused)
     if refusals:
         raise SourceError(refusals)
     for asset in quiz.assets:

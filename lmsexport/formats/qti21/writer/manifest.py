@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .. import names
 from ....diagnostics import Log
 from ....model import Asset, Pool, Question, Quiz
+from ....pieces import Pieces
 from ....text import number, words
 from ....xml import NS, built_once, element, sub
 from .body import TextWriter
@@ -42,8 +43,9 @@ class ItemInfo:
 
 
 def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
-               advise_canvas: bool = False) -> tuple[object, tuple[str, ...], set]:
-    """The assessmentTest, the images its description shows, its text holders (body.py)."""
+               advise_canvas: bool = False) -> tuple[Pieces, tuple[str, ...]]:
+    """The assessmentTest (its item references made as it is written) and the images its
+    description shows."""
     root = element("qti:assessmentTest", {
         "xsi:schemaLocation": ITEM_SCHEMA, "identifier": quiz.id, "title": quiz.title,
     }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
@@ -68,37 +70,41 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
     section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
     if quiz.description:
         text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
-    for item in quiz.items:
-        if isinstance(item, Pool):
-            _pool_section(section, quiz, item, log, advise_canvas)
-        else:
-            _item_ref(section, quiz, item)
+    for pool in quiz.pools:
+        _advise_shuffle(quiz, pool, log, advise_canvas)
+    test = Pieces(root, text.holders)
+    test.region(section, (_pool_section(quiz, item) if isinstance(item, Pool) else _item_ref(quiz, item)
+                          for item in quiz.items))
     root.append(_outcome_processing(quiz, text))
-    return root, tuple(text.used), text.holders
+    return test, tuple(text.used)
 
 
-def _item_ref(section, quiz: Quiz, question: Question) -> None:
-    ref = sub(section, "qti:assessmentItemRef", {
+def _item_ref(quiz: Quiz, question: Question):
+    ref = x("assessmentItemRef", {
         "identifier": names.item_identifier(quiz.id, question.id), "href": names.item_path(question.id)})
     # Canvas classic quizzes take a question's points from here (assessment_test_converter.rb).
     sub(ref, "qti:weight", {"identifier": names.WEIGHT, "value": number(question.points)})
+    return ref
 
 
-def _pool_section(parent, quiz: Quiz, pool: Pool, log: Log, advise_canvas: bool) -> None:
+def _pool_section(quiz: Quiz, pool: Pool):
     """A pool: a section that selects `draw` of its items per attempt (QTI 2.1 info model,
     assessmentSection.selection and ordering). Invisible, as the quiz's own section: Canvas turns
     a visible one into a text-only question, and makes any section with selection a question group
     (its pick_count; its points those of the first item's weight)."""
-    section = sub(parent, "qti:assessmentSection", {
+    section = x("assessmentSection", {
         "identifier": names.item_identifier(quiz.id, pool.id), "title": pool.title or pool.id, "visible": "false"})
     sub(section, "qti:selection", {"select": str(pool.draw)})
     sub(section, "qti:ordering", {"shuffle": "true" if pool.shuffle else "false"})
+    section.extend(_item_ref(quiz, question) for question in quiz.members(pool))
+    return section
+
+
+def _advise_shuffle(quiz: Quiz, pool: Pool, log: Log, advise_canvas: bool) -> None:
     if advise_canvas and pool.shuffle and not quiz.settings.shuffle:
         log.warn("W813", f"{quiz.label(pool)} shuffles its questions: Canvas reads a shuffled section as \"shuffle "
                  "answers\" for the whole quiz", quiz.where(pool), "for Canvas, build --format canvas (a question "
                  "group draws in a random order anyway); QTI engines shuffle only the pool")
-    for question in quiz.members(pool):
-        _item_ref(section, quiz, question)
 
 
 def _outcome_processing(quiz: Quiz, text: TextWriter):
@@ -119,7 +125,8 @@ def _outcome_processing(quiz: Quiz, text: TextWriter):
     return processing
 
 
-def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ...]):
+def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ...]) -> Pieces:
+    """The manifest, its item resources and the test's dependencies on them made as it is written."""
     root = element("imscp:manifest", {
         "identifier": f"MANIFEST-{quiz.id}", "xsi:schemaLocation": _MANIFEST_SCHEMA,
     }, nsmap=_MANIFEST_NAMESPACES)
@@ -140,23 +147,27 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
     test = sub(resources, "imscp:resource", {
         "identifier": f"RES-{quiz.id}", "type": names.TEST_RESOURCE, "href": names.TEST_PATH})
     sub(test, "imscp:file", {"href": names.TEST_PATH})
-    for info in items:
-        identifier = f"RES-{names.item_identifier(quiz.id, info.question.id)}"
-        sub(test, "imscp:dependency", {"identifierref": identifier})
-        _item_resource(resources, quiz, info, identifier, media)
+    manifest = Pieces(root)
+    manifest.region(test, (element("imscp:dependency", {"identifierref": _resource_id(quiz, info)}) for info in items))
+    manifest.region(resources, (_item_resource(quiz, info, media) for info in items))
     for path in test_assets:
         sub(test, "imscp:dependency", {"identifierref": media[path]})
     for asset in quiz.assets:
         # No href: Canvas uploads the files of a resource, except the file a resource's href names.
         resource = sub(resources, "imscp:resource", {"identifier": media[asset.path], "type": "webcontent"})
         sub(resource, "imscp:file", {"href": names.MEDIA_FOLDER + asset.path})
-    return root
+    return manifest
 
 
-def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media: dict[str, str]) -> None:
+def _resource_id(quiz: Quiz, info: ItemInfo) -> str:
+    return f"RES-{names.item_identifier(quiz.id, info.question.id)}"
+
+
+def _item_resource(quiz: Quiz, info: ItemInfo, media: dict[str, str]):
     question = info.question
     path = names.item_path(question.id)
-    resource = sub(resources, "imscp:resource", {"identifier": identifier, "type": names.ITEM_RESOURCE, "href": path})
+    resource = element("imscp:resource", {"identifier": _resource_id(quiz, info), "type": names.ITEM_RESOURCE,
+                                          "href": path})
     lang = question.lang or quiz.lang
     metadata = _item_metadata(lang, info.interactions, info.feedback, info.solution)
     general = metadata[0][0]
@@ -167,6 +178,7 @@ def _item_resource(resources, quiz: Quiz, info: ItemInfo, identifier: str, media
     sub(resource, "imscp:file", {"href": path})
     for asset in info.assets:
         sub(resource, "imscp:dependency", {"identifierref": media[asset]})
+    return resource
 
 
 @built_once

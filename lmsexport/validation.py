@@ -4,9 +4,17 @@ The entry points for bytes (a zip, an XML document, a model JSON) and for a pack
 memory. Each XML document goes to the format that owns it: every format may have a
 `validation` module (`owns(root)`, `check(root, content, source=)`, and optionally
 `stream(content, source=)` for documents checked without one whole tree, `head(root)` for
-what its package rules keep of a document, `package_rules(files, source, documents)`),
+what its package rules keep of a document, `package_rules(files, source, documents)`, and
+`streaming(root)` / `streamed(node, source)` for a package's large documents, below),
 found through the registry; the IMS CP rules every content package shares live here.
 Schemas load through `schemas.py`.
+
+A package's document past `STREAMED` bytes (a pieced manifest or assessment of a large bank,
+`pieces.py`) is checked as it is read, a chunk at a time: the schema as libxml2 parses
+(`XMLPullParser(schema=)`), the format's rules on each part as it ends (`streamed()`), which
+then drops what the package rules do not read, so that what is kept is a thin tree. That path
+only tells a clean document: anything it finds sends the document to the whole-tree check,
+whose findings name their lines exactly as before.
 
 Findings are Diagnostics whose source reads `package.zip!items/q3.xml`, so a
 message points into the archive the way a course designer can follow.
@@ -15,17 +23,22 @@ message points into the archive the way a course designer can follow.
 from __future__ import annotations
 
 import codecs
+import itertools
 import posixpath
+from collections.abc import Mapping
 
 from lxml import etree
 
 from .archive import read_zip
 from .diagnostics import Diagnostic
 from .package import MANIFEST
-from .schemas import finding
+from .schemas import finding, load_schema
 from .xml import entity_reference, parser
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
+STREAMED = 8_000_000
+"""Bytes past which a package's document is checked as it is read (a 10,000-item QTI manifest
+is 12 MB, whose tree took 40 MB)."""
 _XML = (".xml", ".qti")
 """The XML documents of a package: `.xml`, and Canvas's `non_cc_assessments/<id>.xml.qti`."""
 
@@ -93,23 +106,29 @@ class TreeChecks:
             self.heads[path] = owner.head(root) if hasattr(owner, "head") else root
 
 
-def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks | None = None) -> list[Diagnostic]:
+def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks | None = None,
+                   stream: bool = True) -> list[Diagnostic]:
     """Validate every XML file of a package and the content-package rules between them.
 
     A content package's XML files are parsed once: the schema check and the package rules
     share the tree, of which a format keeps only what its rules read (its `head()`, e.g. a QTI
     item's root element) to bound memory; files the writer's trees passed (`checked`) are not
     parsed at all. A built tree knows no line numbers, so a package with any finding is
-    validated again from its bytes, for findings that point at their lines. A file on its
-    own, such as a Moodle bank, is checked as validate_xml() checks it."""
+    validated again from its bytes, for findings that point at their lines, and so is one with
+    a document checked as it was read (`_streamed`), for findings worded as the whole check
+    words them. A file on its own, such as a Moodle bank, is checked as validate_xml() checks it."""
     findings: list[Diagnostic] = []
     documents: dict = dict(checked.heads) if checked is not None and MANIFEST in files else {}
+    streamed = False
     for path in sorted(files):
         where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
         if path in documents:
             continue
         if path.endswith(_XML) and MANIFEST not in files:
             findings += validate_xml(files[path], source=where)
+        elif path.endswith(_XML) and stream and (head := _streamed(files, path, where)) is not None:
+            documents[path] = head
+            streamed = True
         elif path.endswith(_XML):
             root, problems = _parse(files[path], where)
             owner = _owner(root) if root is not None else None
@@ -122,9 +141,64 @@ def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks 
         for module in _validators():
             if hasattr(module, "package_rules"):
                 findings += module.package_rules(files, source, documents)
-    if findings and checked is not None and checked.heads:
-        return validate_files(files, source=source)
+    if findings and (checked is not None and checked.heads or streamed):
+        return validate_files(files, source=source, stream=False)
     return findings
+
+
+def _streamed(files: Mapping[str, bytes], path: str, where: str):
+    """What the package rules keep of a large document (see the module's doc) that passes its
+    schema and its format's rules as it is read; None for any other document."""
+    size = files.size(path) if hasattr(files, "size") else len(files[path])
+    if size <= STREAMED:
+        return None
+    chunks = _unless_ids(files.chunks(path) if hasattr(files, "chunks") else iter((files[path],)))
+    opening = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True)
+    read: list[bytes] = []
+    try:
+        while (root := next((node for _, node in opening.read_events()), None)) is None:
+            read.append(next(chunks))
+            opening.feed(read[-1])
+    except (StopIteration, etree.XMLSyntaxError, _HoldsIds):
+        return None
+    if root.getroottree().docinfo.doctype:
+        return None  # its entities: the whole check says what they are
+    owner, how = next(((module, module.streaming(root)) for module in _validators()
+                       if hasattr(module, "streaming") and module.streaming(root)), (None, None))
+    if owner is None:
+        return None
+    schema, tags = how
+    parser = etree.XMLPullParser(events=("end",), tag=tags, schema=load_schema(schema), resolve_entities=False,
+                                 no_network=True)
+    try:
+        for chunk in itertools.chain(read, chunks):
+            parser.feed(chunk)
+            if not all(owner.streamed(node, where) for _, node in parser.read_events()):
+                return None
+        root = parser.close()
+    except (etree.XMLSyntaxError, _HoldsIds):  # not well-formed, not what the schema says, or ids
+        return None
+    owner = _owner(root)  # of a manifest, known from its resources (read to the end)
+    return None if owner is None else owner.head(root) if hasattr(owner, "head") else root
+
+
+class _HoldsIds(Exception):
+    """The document may hold attributes of type xs:ID (`xml:id`, MathML's `id`, APIP's
+    `identifier`), which libxml2 checks for uniqueness only in a whole tree. (IMS CP's
+    `identifier`s, the other ones, are the package rule V201's.)"""
+
+
+_IDS = (b"xml:id=", b"http://www.w3.org/1998/Math/MathML", b"/xsd/apip/")
+
+
+def _unless_ids(chunks):
+    """`chunks`, or _HoldsIds when they spell an xs:ID attribute or MathML (across two chunks too)."""
+    tail = b""
+    for chunk in chunks:
+        if any(marker in tail + chunk[:64] or marker in chunk for marker in _IDS):
+            raise _HoldsIds
+        tail = chunk[-64:]
+        yield chunk
 
 
 _IDENTIFIED = etree.XPath("descendant-or-self::*[@identifier]")

@@ -39,6 +39,18 @@ def test_spooled_files_are_a_dict_of_bytes_past_the_budget():
         files["b"]
 
 
+def test_a_file_put_in_chunks_is_held_while_it_fits_and_read_back_in_chunks(monkeypatch):
+    files = SpooledFiles(budget=10)
+    files.put_chunks("a", iter([b"12", b"34"]))  # fits: held, joined
+    files.put_chunks("b", (bytes([n]) * 3 for n in range(5)))  # crosses the budget: all of it on disk
+    files.put_chunks("c", iter([]))
+    assert dict(files) == {"a": b"1234", "b": b"".join(bytes([n]) * 3 for n in range(5)), "c": b""}
+    assert files.spilled() == 15 and [files.size(path) for path in files] == [4, 15, 0]
+    monkeypatch.setattr(spool, "CHUNK", 4)
+    assert list(files.chunks("b")) == [b"\0\0\0\1", b"\1\1\2\2", b"\2\3\3\3", b"\4\4\4"]
+    assert list(files.chunks("a")) == [b"1234"]
+
+
 def test_spooled_files_are_read_from_two_threads_at_once():
     files = SpooledFiles({f"f{n}": bytes([n]) * 10_000 for n in range(50)}, budget=0)
     seen = {}

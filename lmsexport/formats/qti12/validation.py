@@ -51,7 +51,13 @@ def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
         return schema_findings(load_schema("qti21_manifest"), root, source)  # the IMS CP 1.1 + MD schema set
     if root.tag != f"{_Q}questestinterop":
         return []  # a CC 1.1 profile manifest: no XSD shipped; the package rules check it
-    findings = schema_findings(load_schema("qti12"), root, source)
+    return schema_findings(load_schema("qti12"), root, source) + _document_rules(root, source)
+
+
+def _document_rules(root, source: str, items: bool = True) -> list[Diagnostic]:
+    """Canvas's rules over an assessment document (and over each of its items, unless `items`
+    is False: those of a document checked as it is read were checked as each item ended)."""
+    findings = []
     holders = root.findall(f"{_Q}assessment") + root.findall(f"{_Q}objectbank")
     if not holders:
         findings.append(finding("V501", source, "the questestinterop holds no assessment or objectbank: Canvas "
@@ -65,8 +71,30 @@ def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
         if ident in seen:
             findings.append(finding("V502", source, f"item ident {ident!r} is also on line {seen[ident]}", item.sourceline, hint="Canvas keys questions on it and keeps one of them"))
         seen.setdefault(ident, item.sourceline)
-        findings += _item_rules(item, source)
+        if items:
+            findings += _item_rules(item, source)
     return findings
+
+
+def streaming(root):
+    """For a large assessment (`root` as it starts: validation.py): the schema it is read with,
+    and the elements `streamed()` is told of as they end."""
+    return ("qti12", (f"{_Q}item", root.tag)) if root.tag == f"{_Q}questestinterop" else None
+
+
+def streamed(node, source: str) -> bool:
+    """Whether an item of an assessment being read keeps Canvas's rules, then all of it but
+    what the package rules read (its ident, the mattext that shows an image) dropped; at the
+    end, whether the document keeps those over its (thinned) items."""
+    if node.tag != f"{_Q}item":
+        return not _document_rules(node, source, items=False)
+    if _item_rules(node, source):
+        return False
+    kept = [mattext for mattext in node.iter(f"{_Q}mattext") if _shows_image(mattext)]
+    del node[:]
+    node.text = None
+    node.extend(kept)
+    return True
 
 
 def _item_rules(item, source: str) -> list[Diagnostic]:
@@ -275,7 +303,7 @@ def _image_rules(root, files: dict[str, bytes], source: str) -> list[Diagnostic]
 
     findings = []
     for mattext in root.iter(f"{_Q}mattext"):
-        if mattext.get("texttype", "text/html") != "text/html" or "<img" not in (mattext.text or ""):
+        if not _shows_image(mattext):
             continue
         try:
             fragment = html.fragment_fromstring(mattext.text, create_parent="div")
@@ -287,6 +315,10 @@ def _image_rules(root, files: dict[str, bytes], source: str) -> list[Diagnostic]
                 findings.append(finding("V524", source, f"the image {image.get('src')!r} names no file of the "
                                          "package", mattext.sourceline, hint=f"add it as {names.MEDIA_FOLDER}{path}"))
     return findings
+
+
+def _shows_image(mattext) -> bool:
+    return mattext.get("texttype", "text/html") == "text/html" and "<img" in (mattext.text or "")
 
 
 def _number(text: str, minimum: float, strict: bool = False) -> bool:

@@ -43,6 +43,32 @@ def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
     return schema_findings(load_schema(name), root, source)
 
 
+def streaming(root):
+    """For a large test or manifest (`root` as it starts: validation.py): the schema it is read
+    with, and the elements `streamed()` is told of as they end. A manifest without SCORM's
+    namespace may turn out to be Canvas's (QTI 1.2 resources), whose check is the same schema.
+    A document with MathML is checked whole (validation.py), so the stub stands for it here."""
+    if is_qti(root.tag, "assessmentTest"):
+        return "qti21_nomath", (f"{{{NS['qti']}}}assessmentItemRef", root.tag)
+    if root.tag == _CP and _ADLCP not in root.nsmap.values():
+        return "qti21_manifest", ("{*}resource", root.tag)
+    return None
+
+
+def streamed(node, source: str) -> bool:
+    """QTI 2.1 states no rule past its schema in one document; what the package rules do not
+    read is dropped as each part ends: an item reference's weight, a resource's metadata."""
+    for child in list(node):
+        if child.tag in _UNREAD:
+            node.remove(child)
+        else:
+            child.tail = None
+    return True
+
+
+_UNREAD = (f"{{{NS['qti']}}}weight", "{http://www.imsglobal.org/xsd/imscp_v1p1}metadata")
+
+
 def _parse(content: bytes):
     from lxml import etree
 

@@ -1,0 +1,136 @@
+"""Documents that grow with the bank, written in pieces and checked as they are read
+(lmsexport/pieces.py, the streamed check in lmsexport/validation.py).
+
+A bank big enough to take these paths (2,000 entries a batch, 8 MB a document) is too slow for
+the suite, so the tests take them on small quizzes: a batch of one entry, every document
+"large". A pieced package must be byte for byte the package written whole, pass the streamed
+check, and a broken document must get exactly the findings of the whole-tree check.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import lmsexport
+from lmsexport import pieces, validation
+from lmsexport.model import Choice, MultipleChoice, Pool, Quiz, Text
+from lmsexport.xml import TEXT_LIMIT
+from model_strategies import quizzes as model_quizzes
+from strategies import quizzes
+
+PIECED = ("qti", "canvas")
+
+
+@pytest.fixture
+def streamed(monkeypatch):
+    """Every package document checked as it is read; the documents that passed that way."""
+    passed = []
+    check = validation._streamed
+
+    def spy(files, path, where):
+        head = check(files, path, where)
+        if head is not None:
+            passed.append(path)
+        return head
+
+    monkeypatch.setattr(validation, "STREAMED", 0)
+    monkeypatch.setattr(validation, "_streamed", spy)
+    return passed
+
+
+def _pieced(quiz, name: str, batch: int = 1):
+    whole = lmsexport.write(quiz, name)
+    previous, pieces.BATCH = pieces.BATCH, batch
+    try:
+        return whole, lmsexport.write(quiz, name)
+    finally:
+        pieces.BATCH = previous
+
+
+_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                            HealthCheck.function_scoped_fixture])
+
+
+@_SETTINGS
+@given(quizzes())
+def test_a_pieced_package_is_the_whole_one_and_passes_the_streamed_check(streamed, quiz):
+    for name in PIECED:
+        whole, pieced = _pieced(quiz, name)
+        assert dict(pieced.files) == dict(whole.files)
+        del streamed[:]
+        assert lmsexport.validate(pieced) == []
+        # A document with MathML, whose ids only a whole tree checks, is checked whole.
+        documents = {path for path, data in pieced.files.items() if b"/MathML" not in data and (
+            path in ("imsmanifest.xml", "test.xml", f"{quiz.id}/{quiz.id}.xml"))}
+        assert documents <= set(streamed), (name, documents - set(streamed))
+
+
+@_SETTINGS
+@given(model_quizzes())
+def test_texts_full_of_what_xml_escapes_are_pieced_as_written_whole(quiz):
+    for name in PIECED:
+        whole, pieced = _pieced(quiz, name, batch=2)
+        assert dict(pieced.files) == dict(whole.files)
+
+
+def _quiz(prompt: str = "Which?", title: str = "T", pooled: bool = True) -> Quiz:
+    questions = tuple(MultipleChoice(id=f"q{n}", prompt=Text(prompt if n == 2 else f"Which {n}?"), choices=(
+        Choice(id="a", text=Text("x"), correct=True), Choice(id="b", text=Text("y")))) for n in range(1, 6))
+    pools = (Pool(id="p1", draw=1, questions=("q3", "q4")),) if pooled else ()
+    return Quiz(id="big", title=title, questions=questions, pools=pools)
+
+
+@pytest.mark.parametrize("name", PIECED)
+@pytest.mark.parametrize("texts", [{"prompt": "w" * (TEXT_LIMIT + 1)}, {"title": '"' * 2_000_000},
+                                   {"prompt": "w" * (TEXT_LIMIT + 1), "title": '"' * 2_000_000}])
+def test_a_pieced_document_refuses_too_long_a_text_as_a_whole_one_does(name, texts):
+    refusals = []
+    for batch in (pieces.BATCH, 1):
+        previous, pieces.BATCH = pieces.BATCH, batch
+        try:
+            with pytest.raises(lmsexport.SourceError) as refused:
+                lmsexport.write(_quiz(**texts), name)
+        finally:
+            pieces.BATCH = previous
+        refusals.append([(d.code, d.message, d.span) for d in refused.value.diagnostics])
+    assert refusals[0] == refusals[1] and refusals[0]
+
+
+def _broken(package, path: str, old: bytes, new: bytes) -> bytes:
+    """The package's zip with `old` replaced by `new` in the file at `path`."""
+    files = dict(package.files)
+    assert old in files[path]
+    files[path] = files[path].replace(old, new, 1)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+BREAKAGES = [
+    ("qti", "imsmanifest.xml", b'<file href="items/q3.xml"/>', b'<file href="items/q3.xml"/><bogus/>'),  # V103
+    ("qti", "imsmanifest.xml", b'identifierref="RES-big-q2"', b'identifierref="RES-big-q9"'),  # V203
+    ("qti", "imsmanifest.xml", b'identifier="RES-big-q4"', b'identifier="RES-big-q3"'),  # V201, V103 (xs:ID)
+    ("qti", "test.xml", b'identifier="big-q5" href="items/q5.xml"', b'identifier="big-q5" href="items/q6.xml"'),  # V404
+    ("qti", "test.xml", b'identifier="big-q1"', b'identifier="big-q7"'),  # V405
+    ("canvas", "big/big.xml", b'ident="big-q2"', b'ident="big-q1"'),  # V502
+    ("canvas", "big/big.xml", b'<varequal respident="response1">20001', b'<varequal respident="response1">20009'),  # V504
+    ("canvas", "big/big.xml", b'<fieldentry>multiple_choice_question</fieldentry>',
+     b'<fieldentry>riddle_question</fieldentry>'),  # V503
+]
+
+
+@pytest.mark.parametrize(("name", "path", "old", "new"), BREAKAGES)
+def test_a_broken_large_document_gets_the_findings_of_the_whole_check(tmp_path, monkeypatch, name, path, old, new):
+    _, pieced = _pieced(_quiz(), name)
+    package = tmp_path / "big.zip"
+    package.write_bytes(_broken(pieced, path, old, new))
+    whole = lmsexport.validate(package)
+    monkeypatch.setattr(validation, "STREAMED", 0)
+    assert whole and lmsexport.validate(package) == whole

@@ -14,11 +14,12 @@ import zipfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from lxml import etree
 
 import lmsexport
 from lmsexport import pieces, validation
 from lmsexport.model import Choice, MultipleChoice, Pool, Quiz, Text
-from lmsexport.xml import TEXT_LIMIT
+from lmsexport.xml import NS, TEXT_LIMIT
 from model_strategies import quizzes as model_quizzes
 from strategies import quizzes
 
@@ -134,3 +135,21 @@ def test_a_broken_large_document_gets_the_findings_of_the_whole_check(tmp_path, 
     whole = lmsexport.validate(package)
     monkeypatch.setattr(validation, "STREAMED", 0)
     assert whole and lmsexport.validate(package) == whole
+
+
+def test_a_large_document_held_in_memory_is_read_in_slices(streamed, monkeypatch):
+    """A file in memory comes as one chunk: libxml2 refuses 10 MB fed at once, and the parser
+    would build the whole tree before anything could be dropped."""
+    monkeypatch.setattr(validation, "STREAMED", 8_000_000)
+    manifest = etree.Element(f"{{{NS['imscp']}}}manifest", identifier="M", nsmap={None: NS["imscp"]})
+    etree.SubElement(manifest, f"{{{NS['imscp']}}}organizations")
+    resources = etree.SubElement(manifest, f"{{{NS['imscp']}}}resources")
+    files = {}
+    for n in range(40_000):
+        path = f"web_resources/{'folder/' * 30}image{n}.png"
+        resource = etree.SubElement(resources, f"{{{NS['imscp']}}}resource", identifier=f"R{n}", type="webcontent")
+        etree.SubElement(resource, f"{{{NS['imscp']}}}file", href=path)
+        files[path] = b""
+    files = {"imsmanifest.xml": etree.tostring(manifest, xml_declaration=True, encoding="UTF-8"), **files}
+    assert len(files["imsmanifest.xml"]) > 10_000_000
+    assert lmsexport.validate(lmsexport.Package(files)) == [] and streamed == ["imsmanifest.xml"]

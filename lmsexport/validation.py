@@ -33,6 +33,7 @@ from .archive import read_zip
 from .diagnostics import Diagnostic
 from .package import MANIFEST
 from .schemas import finding, load_schema
+from .thin import Thinning
 from .xml import entity_reference, parser
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -175,16 +176,21 @@ def _streamed(files: Mapping[str, bytes], path: str, where: str):
     schema, tags = how
     parser = etree.XMLPullParser(events=("end",), tag=tags, schema=load_schema(schema), resolve_entities=False,
                                  no_network=True)
+    thinning = Thinning()
     try:
         for chunk in itertools.chain(read, chunks):
             parser.feed(chunk)
-            if not all(owner.streamed(node, where) for _, node in parser.read_events()):
-                return None
-        root = parser.close()
+            for _, node in parser.read_events():
+                if not owner.streamed(node, where):
+                    return None
+                thinning.take(node)
+        head = thinning.root(parser.close())
     except (etree.XMLSyntaxError, _HoldsIds):  # not well-formed, not what the schema says, or ids
         return None
-    owner = _owner(root)  # of a manifest, known from its resources (read to the end)
-    return None if owner is None else owner.head(root) if hasattr(owner, "head") else root
+    if hasattr(owner, "streamed_document") and not owner.streamed_document(head, where):
+        return None
+    owner = _owner(head)  # of a manifest, known from its resources (read to the end)
+    return None if owner is None else owner.head(head) if hasattr(owner, "head") else head
 
 
 class _HoldsIds(Exception):
@@ -214,7 +220,9 @@ def _manifest_rules(root, files: dict[str, bytes], source: str) -> list[Diagnost
     where = f"{source}!{MANIFEST}"
     findings = []
     seen: dict[str, int] = {}
-    for element in _IDENTIFIED(root):  # found by libxml2: a manifest has ~30 elements per item
+    identified = _IDENTIFIED(root) if hasattr(root, "xpath") else (
+        element for element in root.iter() if element.get("identifier") is not None)  # a `thin.Thin` manifest
+    for element in identified:  # found by libxml2: a manifest has ~30 elements per item
         identifier = element.get("identifier")
         if identifier in seen:
             findings.append(

@@ -79,15 +79,12 @@ def _document_rules(root, source: str, items: bool = True) -> list[Diagnostic]:
 def streaming(root):
     """For a large assessment (`root` as it starts: validation.py): the schema it is read with,
     and the elements `streamed()` is told of as they end."""
-    return ("qti12", (f"{_Q}item", root.tag)) if root.tag == f"{_Q}questestinterop" else None
+    return ("qti12", (f"{_Q}item",)) if root.tag == f"{_Q}questestinterop" else None
 
 
 def streamed(node, source: str) -> bool:
     """Whether an item of an assessment being read keeps Canvas's rules, then all of it but
-    what the package rules read (its ident, the mattext that shows an image) dropped; at the
-    end, whether the document keeps those over its (thinned) items."""
-    if node.tag != f"{_Q}item":
-        return not _document_rules(node, source, items=False)
+    what the package rules read (its ident, the mattext that shows an image) dropped."""
     if _item_rules(node, source):
         return False
     kept = [mattext for mattext in node.iter(f"{_Q}mattext") if _shows_image(mattext)]
@@ -95,6 +92,12 @@ def streamed(node, source: str) -> bool:
     node.text = None
     node.extend(kept)
     return True
+
+
+def streamed_document(head, source: str) -> bool:
+    """Whether the assessment read (`thin.Thin`: its items reduced by `streamed()`) keeps the
+    rules over the whole document."""
+    return not _document_rules(head, source, items=False)
 
 
 def _item_rules(item, source: str) -> list[Diagnostic]:

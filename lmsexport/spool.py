@@ -96,6 +96,9 @@ class SpooledFiles(MutableMapping):
         if isinstance(entry, bytes):
             self._held -= len(entry)
 
+    def __contains__(self, path: object) -> bool:
+        return path in self._entries  # the Mapping default reads the file's bytes back to tell
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._entries)
 

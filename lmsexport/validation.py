@@ -5,14 +5,16 @@ memory. Each XML document goes to the format that owns it: every format may have
 `validation` module (`owns(root)`, `check(root, content, source=)`, and optionally
 `stream(content, source=)` for documents checked without one whole tree, `head(root)` for
 what its package rules keep of a document, `package_rules(files, source, documents)`, and
-`streaming(root)` / `streamed(node, source)` for a package's large documents, below),
+`streaming(root)`, `streamed(node, source)`, `streamed_document(head, source)` for a
+package's large documents, below),
 found through the registry; the IMS CP rules every content package shares live here.
 Schemas load through `schemas.py`.
 
 A package's document past `STREAMED` bytes (a pieced manifest or assessment of a large bank,
 `pieces.py`) is checked as it is read, a chunk at a time: the schema as libxml2 parses
 (`XMLPullParser(schema=)`), the format's rules on each part as it ends (`streamed()`), which
-then drops what the package rules do not read, so that what is kept is a thin tree. That path
+then drops what the package rules do not read, and what is left is kept as `thin.Thin`
+elements, over which the document's own rules run (`streamed_document()`). That path
 only tells a clean document: anything it finds sends the document to the whole-tree check,
 whose findings name their lines exactly as before.
 
@@ -159,16 +161,10 @@ def _streamed(files: Mapping[str, bytes], path: str, where: str):
     # Fed to the parser a slice at a time: a chunk held in memory is the whole file, which it
     # would build before the parts that ended are dropped (and refuse past 10 MB at once).
     chunks = (chunk[at:at + _FED] for chunk in chunks for at in range(0, len(chunk), _FED))
-    opening = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True)
     read: list[bytes] = []
-    try:
-        while (root := next((node for _, node in opening.read_events()), None)) is None:
-            read.append(next(chunks))
-            opening.feed(read[-1])
-    except (StopIteration, etree.XMLSyntaxError, _HoldsIds):
-        return None
-    if root.getroottree().docinfo.doctype:
-        return None  # its entities: the whole check says what they are
+    root = _opening(chunks, read)
+    if root is None or root.getroottree().docinfo.doctype:
+        return None  # a DOCTYPE's entities: the whole check says what they are
     owner, how = next(((module, module.streaming(root)) for module in _validators()
                        if hasattr(module, "streaming") and module.streaming(root)), (None, None))
     if owner is None:
@@ -191,6 +187,19 @@ def _streamed(files: Mapping[str, bytes], path: str, where: str):
         return None
     owner = _owner(head)  # of a manifest, known from its resources (read to the end)
     return None if owner is None else owner.head(head) if hasattr(owner, "head") else head
+
+
+def _opening(chunks, read: list[bytes]):
+    """The document's root element as it starts (tag, namespaces, attributes), read from as
+    many of `chunks` as it takes (kept in `read`); None when the document does not start so."""
+    opening = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True)
+    try:
+        while (root := next((node for _, node in opening.read_events()), None)) is None:
+            read.append(next(chunks))
+            opening.feed(read[-1])
+    except (StopIteration, etree.XMLSyntaxError, _HoldsIds):
+        return None
+    return root
 
 
 class _HoldsIds(Exception):

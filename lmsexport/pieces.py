@@ -45,7 +45,7 @@ class Pieces:
         anything added to it later."""
         marker = etree.Comment(_MARK.format(len(self._regions)))
         parent.append(marker)
-        self._regions.append((marker, elements))
+        self._regions.append((marker, iter(elements)))
 
     def serialize(self, check: Callable[[object, int, list], None]) -> Iterator[bytes]:
         """The document's bytes, in pieces. `check(tree, size, elements)` is told of every tree

@@ -55,51 +55,15 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
                    nsmap={None: NS["qti12"], "xsi": NS["xsi"]})
     assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
     flavour.assessment_metadata(assessment, quiz, minutes)
-    placed: dict[object, list] = {}
-    """The root section's entries made (an item, or a pool's section of items): their items
-    and questions, until the batch they are written in is checked."""
-
-    def entries():
-        position = 0
-        for entry in quiz.items:
-            holder, members = None, (entry,)
-            if isinstance(entry, Pool):
-                holder, members = flavour.pool_section(quiz, entry, notes), quiz.members(entry)
-            made = []
-            for question in members:
-                position += 1
-                text = TextWriter(notes, question, assets, flavour)
-                context = Context(question, position, text, notes, quiz.lang, quiz.scoring_of(question))
-                item = _item(quiz, context, _KINDS[question.kind](context), flavour)
-                if holder is not None:
-                    holder.append(item)
-                made.append((item, question))
-            holder = made[0][0] if holder is None else holder
-            placed[holder] = made
-            yield holder
-
+    entries = _Entries(quiz, flavour, notes, assets)
     document = Pieces(root)
-    document.region(sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION}), entries())
-    refusals: list[Diagnostic] = []
-    quiz_refused = False
-
-    def check(tree, written: int, batch: list) -> None:
-        """Each question holding a text too long for XML parsers, else the quiz's own texts (its
-        title), once (below). A tree is searched once, and each of its questions only when it
-        holds such a text: one search per item was a tenth of the write time."""
-        nonlocal quiz_refused
-        found, before = too_long(tree, written) is not None, len(refusals)
-        for entry in batch:
-            for item, question in placed.pop(entry):
-                if found:
-                    _refuse_long(item, quiz.label(question), quiz.where(question), refusals)
-        quiz_refused = quiz_refused or (found and len(refusals) == before)
-
+    document.region(sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION}), entries)
+    refusals = entries.refusals
     paths = flavour.paths(quiz)
     manifest = flavour.manifest(quiz)
     files = SpooledFiles({paths.manifest: serialize(manifest)})
-    files.put_chunks(paths.assessment, document.serialize(check))
-    if quiz_refused and not refusals:
+    files.put_chunks(paths.assessment, document.serialize(entries.check))
+    if entries.quiz_refused and not refusals:
         _refuse_long(root, "the quiz", quiz.where(), refusals)
     description = TextWriter(notes, None, assets, flavour).html(quiz.description) if quiz.description else None
     settings = flavour.quiz_settings(quiz, description, minutes, notes)
@@ -114,6 +78,49 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
                 options.on_document(path, tree, files[path])
     files.update(flavour.images(quiz))
     return Package(files, zipped=True, extension=flavour.EXTENSION, warnings=notes.log.diagnostics)
+
+
+class _Entries:
+    """The root section's entries, made as the assessment is written (`pieces.Pieces`): an item
+    per question, a section of items per pool; and what `check` refuses of them."""
+
+    def __init__(self, quiz: Quiz, flavour, notes: Notes, assets: dict):
+        self.quiz, self.flavour, self.notes, self.assets = quiz, flavour, notes, assets
+        self.refusals: list[Diagnostic] = []
+        self.quiz_refused = False
+        """Whether a text too long is in the quiz's own part of the document (its title)."""
+        self._placed: dict[object, list] = {}
+        """Each entry made: its items and their questions, until the batch it is in is checked."""
+
+    def __iter__(self):
+        quiz, position = self.quiz, 0
+        for entry in quiz.items:
+            holder, members = None, (entry,)
+            if isinstance(entry, Pool):
+                holder, members = self.flavour.pool_section(quiz, entry, self.notes), quiz.members(entry)
+            made = []
+            for question in members:
+                position += 1
+                text = TextWriter(self.notes, question, self.assets, self.flavour)
+                context = Context(question, position, text, self.notes, quiz.lang, quiz.scoring_of(question))
+                item = _item(quiz, context, _KINDS[question.kind](context), self.flavour)
+                if holder is not None:
+                    holder.append(item)
+                made.append((item, question))
+            holder = made[0][0] if holder is None else holder
+            self._placed[holder] = made
+            yield holder
+
+    def check(self, tree, written: int, batch: list) -> None:
+        """Each question holding a text too long for XML parsers, else the quiz's own texts (its
+        title), once (`write`). A tree is searched once, and each of its questions only when it
+        holds such a text: one search per item was a tenth of the write time."""
+        found, before = too_long(tree, written) is not None, len(self.refusals)
+        for entry in batch:
+            for item, question in self._placed.pop(entry):
+                if found:
+                    _refuse_long(item, self.quiz.label(question), self.quiz.where(question), self.refusals)
+        self.quiz_refused = self.quiz_refused or (found and len(self.refusals) == before)
 
 
 def _refuse_long(root, subject: str, span: SourceSpan, refusals: list[Diagnostic]) -> bool:

@@ -31,11 +31,11 @@ _MARK = "lmsexport-piece-{}"
 class Pieces:
     """The scaffold `root` of a document and the regions its repeated parts go into."""
 
-    def __init__(self, root, verbatim=frozenset(), batch: int | None = None):
+    def __init__(self, root, verbatim=frozenset()):
         self.root = root
         self.verbatim = verbatim
         """As `xml.serialize()`'s: the scaffold's elements holding a person's HTML."""
-        self.batch = BATCH if batch is None else batch
+        self.batch = BATCH
         self.whole = None
         """After `serialize()`: the document's tree when it was written whole, else None."""
         self._regions: list[tuple[object, Iterable]] = []

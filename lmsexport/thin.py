@@ -22,14 +22,15 @@ class Thin:
 
     __slots__ = ("tag", "_attributes", "sourceline", "text", "_children", "nsmap")
 
-    def __init__(self, node, children: list[Thin]):
+    def __init__(self, node, children: list[Thin], nsmap: dict = _NO_NAMESPACES):
         self.tag = sys.intern(node.tag)
         self._attributes = tuple(value for name, value in node.items() for value in (sys.intern(name), value))
         self.sourceline = node.sourceline
         text = node.text
         self.text = text if text and not text.isspace() else None
         self._children = tuple(children)
-        self.nsmap = _NO_NAMESPACES if node.getparent() is not None else dict(node.nsmap)
+        self.nsmap = nsmap
+        """The namespaces declared on the document's root (`validation` tells a manifest by them); {} below it."""
 
     def get(self, key: str, default=None):
         pairs = self._attributes
@@ -84,9 +85,9 @@ class Thinning:
 
     def root(self, root) -> Thin:
         """The whole document (its parser closed): what is left of the tree, with every part taken."""
-        return self._made(root, frozenset(self._last.values()))
+        return self._made(root, frozenset(self._last.values()), dict(root.nsmap))
 
-    def _made(self, node, taken: frozenset = frozenset()) -> Thin:
+    def _made(self, node, taken: frozenset = frozenset(), nsmap: dict = _NO_NAMESPACES) -> Thin:
         """`node` and its children (but those emptied, `taken`) as Thin, with the parts taken from it."""
         children = [self._made(child, taken) for child in node if isinstance(child.tag, str) and child not in taken]
-        return Thin(node, children + self._parts.pop(node, []))
+        return Thin(node, children + self._parts.pop(node, []), nsmap)

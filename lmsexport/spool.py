@@ -6,7 +6,7 @@ Past `BUDGET` bytes, files go to an anonymous temporary file (in `TMPDIR`, remov
 operating system even if the build is killed) and are read back when asked for. Reads use
 `os.pread`, which moves no shared file position, so the zip thread and validation read at once.
 A quiz of a few thousand questions never reaches the budget and never touches the disk.
-A document written in pieces (`xml.Pieces`) is put a chunk at a time (`put_chunks`) and read
+A document written in pieces (`pieces.Pieces`) is put a chunk at a time (`put_chunks`) and read
 back the same way (`chunks`), so neither its writer, its validation nor the zip holds it whole.
 """
 

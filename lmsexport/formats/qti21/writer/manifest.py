@@ -70,7 +70,7 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
     section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
     if quiz.description:
         text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
-    for pool in quiz.pools:
+    for pool in (item for item in quiz.items if isinstance(item, Pool)):  # in the order they stand
         _advise_shuffle(quiz, pool, log, advise_canvas)
     test = Pieces(root, text.holders)
     test.region(section, (_pool_section(quiz, item) if isinstance(item, Pool) else _item_ref(quiz, item)

@@ -56,8 +56,8 @@ def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     assessment = sub(root, "qti12:assessment", {"ident": quiz.id, "title": quiz.title, "xml:lang": quiz.lang})
     flavour.assessment_metadata(assessment, quiz, minutes)
     entries = _Entries(quiz, flavour, notes, assets)
-    document = Pieces(root)
-    document.region(sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION}), entries)
+    document = Pieces(root, share=0.25)  # an item is ~50 elements: 500 of them are a 40 MB tree
+    document.region(sub(assessment, "qti12:section", {"ident": names.ROOT_SECTION}), entries, len(quiz.items))
     refusals = entries.refusals
     paths = flavour.paths(quiz)
     manifest = flavour.manifest(quiz)

@@ -74,7 +74,7 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
         _advise_shuffle(quiz, pool, log, advise_canvas)
     test = Pieces(root, text.holders)
     test.region(section, (_pool_section(quiz, item) if isinstance(item, Pool) else _item_ref(quiz, item)
-                          for item in quiz.items))
+                          for item in quiz.items), len(quiz.items))
     root.append(_outcome_processing(quiz, text))
     return test, tuple(text.used)
 
@@ -148,8 +148,9 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
         "identifier": f"RES-{quiz.id}", "type": names.TEST_RESOURCE, "href": names.TEST_PATH})
     sub(test, "imscp:file", {"href": names.TEST_PATH})
     manifest = Pieces(root)
-    manifest.region(test, (element("imscp:dependency", {"identifierref": _resource_id(quiz, info)}) for info in items))
-    manifest.region(resources, (_item_resource(quiz, info, media) for info in items))
+    manifest.region(test, (element("imscp:dependency", {"identifierref": _resource_id(quiz, info)}) for info in items),
+                    len(items))
+    manifest.region(resources, (_item_resource(quiz, info, media) for info in items), len(items))
     for path in test_assets:
         sub(test, "imscp:dependency", {"identifierref": media[path]})
     for asset in quiz.assets:

@@ -39,12 +39,6 @@ class Thin:
                 return pairs[at + 1]
         return default
 
-    def __iter__(self) -> Iterator[Thin]:
-        return iter(self._children)
-
-    def __len__(self) -> int:
-        return len(self._children)
-
     def iter(self, *tags: str) -> Iterator[Thin]:
         """This element and its descendants in document order (lxml's `iter`, `{*}name` too)."""
         if not tags or any(_matches(self.tag, tag) for tag in tags):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import posixpath
+import re
 from collections.abc import Mapping
 
 from lxml import etree
@@ -163,10 +164,10 @@ def _streamed(files: Mapping[str, bytes], path: str, where: str):
     chunks = (chunk[at:at + _FED] for chunk in chunks for at in range(0, len(chunk), _FED))
     read: list[bytes] = []
     root = _opening(chunks, read)
-    if root is None or root.getroottree().docinfo.doctype:
-        return None  # a DOCTYPE's entities: the whole check says what they are
-    owner, how = next(((module, module.streaming(root)) for module in _validators()
-                       if hasattr(module, "streaming") and module.streaming(root)), (None, None))
+    if root is None or root.getroottree().docinfo.doctype or not _utf8(read[0]):
+        return None  # a DOCTYPE's entities, or bytes `_unless_ids` cannot read: the whole check
+    ways = ((module, module.streaming(root)) for module in _validators() if hasattr(module, "streaming"))
+    owner, how = next(((module, how) for module, how in ways if how is not None), (None, None))
     if owner is None:
         return None
     schema, tags = how
@@ -200,6 +201,19 @@ def _opening(chunks, read: list[bytes]):
     except (StopIteration, etree.XMLSyntaxError, _HoldsIds):
         return None
     return root
+
+
+_DECLARED = re.compile(rb"<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")
+
+
+def _utf8(start: bytes) -> bool:
+    """Whether a document that starts with `start` is UTF-8 (or ASCII), in which `_unless_ids`
+    can find the names it looks for: not UTF-16, nor a declared encoding of another kind."""
+    start = start.removeprefix(codecs.BOM_UTF8)
+    if not start.startswith(b"<"):
+        return False
+    declared = _DECLARED.match(start[:200])
+    return declared is None or declared.group(1).lower() in (b"utf-8", b"utf8", b"us-ascii", b"ascii")
 
 
 class _HoldsIds(Exception):

@@ -137,10 +137,8 @@ def test_a_broken_large_document_gets_the_findings_of_the_whole_check(tmp_path, 
     assert whole and lmsexport.validate(package) == whole
 
 
-def test_a_large_document_held_in_memory_is_read_in_slices(streamed, monkeypatch):
-    """A file in memory comes as one chunk: libxml2 refuses 10 MB fed at once, and the parser
-    would build the whole tree before anything could be dropped."""
-    monkeypatch.setattr(validation, "STREAMED", 8_000_000)
+def _large_package(encoding: str = "UTF-8") -> dict[str, bytes]:
+    """A content package whose manifest, past 10 MB, lists 40,000 files."""
     manifest = etree.Element(f"{{{NS['imscp']}}}manifest", identifier="M", nsmap={None: NS["imscp"]})
     etree.SubElement(manifest, f"{{{NS['imscp']}}}organizations")
     resources = etree.SubElement(manifest, f"{{{NS['imscp']}}}resources")
@@ -150,6 +148,21 @@ def test_a_large_document_held_in_memory_is_read_in_slices(streamed, monkeypatch
         resource = etree.SubElement(resources, f"{{{NS['imscp']}}}resource", identifier=f"R{n}", type="webcontent")
         etree.SubElement(resource, f"{{{NS['imscp']}}}file", href=path)
         files[path] = b""
-    files = {"imsmanifest.xml": etree.tostring(manifest, xml_declaration=True, encoding="UTF-8"), **files}
+    files = {"imsmanifest.xml": etree.tostring(manifest, xml_declaration=True, encoding=encoding), **files}
     assert len(files["imsmanifest.xml"]) > 10_000_000
-    assert lmsexport.validate(lmsexport.Package(files)) == [] and streamed == ["imsmanifest.xml"]
+    return files
+
+
+def test_a_large_document_held_in_memory_is_read_in_slices(streamed, monkeypatch):
+    """A file in memory comes as one chunk: libxml2 refuses 10 MB fed at once, and the parser
+    would build the whole tree before anything could be dropped."""
+    monkeypatch.setattr(validation, "STREAMED", 8_000_000)
+    assert lmsexport.validate(lmsexport.Package(_large_package())) == [] and streamed == ["imsmanifest.xml"]
+
+
+@pytest.mark.parametrize("encoding", ["UTF-16", "ISO-8859-1"])
+def test_a_large_document_in_another_encoding_is_checked_whole(streamed, monkeypatch, encoding):
+    """The names only a whole tree's check sees (`xml:id`) are looked for in the bytes, which
+    in UTF-16 are not the ASCII ones (and other declared encodings are left alone too)."""
+    monkeypatch.setattr(validation, "STREAMED", 8_000_000)
+    assert lmsexport.validate(lmsexport.Package(_large_package(encoding))) == [] and streamed == []

@@ -73,7 +73,8 @@ class WriteOptions:
     on_document: Callable[[str, object, bytes], None] | None = field(default=None, compare=False)
     """Told of each XML file as the writer finishes it (its path, lxml tree and bytes), so that a
     build checks the tree in hand instead of parsing the bytes again (validation.TreeChecks).
-    A writer that does not call it loses nothing: its files are parsed and checked."""
+    A writer that does not call it loses nothing: its files are parsed and checked (a document
+    written in pieces, which has no whole tree, is checked as it is read back: pieces.py)."""
 
 
 @dataclass(frozen=True)

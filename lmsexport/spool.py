@@ -12,9 +12,11 @@ back the same way (`chunks`), so neither its writer, its validation nor the zip 
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, MutableMapping
+from typing import BinaryIO
 
 BUDGET = 64_000_000
 """Bytes held in memory before files go to disk: a 10,000-question QTI package's items are 37 MB."""
@@ -87,6 +89,11 @@ class SpooledFiles(MutableMapping):
             yield part
             offset, length = offset + len(part), length - len(part)
 
+    def open(self, path: str) -> BinaryIO:
+        """The file's bytes as a file to read (a parser reads a spooled 200 MB bank through it,
+        a chunk in memory at a time)."""
+        return io.BufferedReader(_ChunkReader(self.chunks(path)), CHUNK)
+
     def size(self, path: str) -> int:
         entry = self._entries[path]
         return len(entry) if isinstance(entry, bytes) else entry[1]
@@ -111,3 +118,24 @@ class SpooledFiles(MutableMapping):
 
     def __repr__(self) -> str:
         return f"SpooledFiles({len(self)} files, {self._held:,} bytes in memory, {self.spilled():,} on disk)"
+
+
+class _ChunkReader(io.RawIOBase):
+    """A raw file whose bytes are `chunks`, in order: each is read from where the last read ended."""
+
+    def __init__(self, chunks: Iterator[bytes]):
+        self._chunks = chunks
+        self._chunk = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._chunk:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                return 0
+            self._chunk = memoryview(chunk)
+        size = min(len(buffer), len(self._chunk))
+        buffer[:size], self._chunk = self._chunk[:size], self._chunk[size:]
+        return size

@@ -25,10 +25,13 @@ message points into the archive the way a course designer can follow.
 from __future__ import annotations
 
 import codecs
+import functools
+import io
 import itertools
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import BinaryIO
 
 from lxml import etree
 
@@ -59,15 +62,20 @@ def _owner(root):
     return next((module for module in _validators() if module.owns(root)), None)
 
 
-def validate_xml(content: bytes, *, source: str) -> list[Diagnostic]:
-    """Check one XML document against the schema of the format that owns it.
+def validate_xml(content: bytes | Callable[[], BinaryIO], *, source: str) -> list[Diagnostic]:
+    """Check one XML document against the schema of the format that owns it: its bytes, or a
+    function opening them as a file (a spooled bank, which is then never held whole).
 
     A format that can check its documents without building one tree (a Moodle bank, question
     by question) is asked first; anything else is parsed whole."""
+    opener = content if callable(content) else functools.partial(io.BytesIO, content)
     for module in _validators():
-        streamed = module.stream(content, source=source) if hasattr(module, "stream") else None
+        streamed = module.stream(opener, source=source) if hasattr(module, "stream") else None
         if streamed is not None:
             return streamed
+    if callable(content):
+        with content() as handle:
+            content = handle.read()
     root, findings = _parse(content, source)
     return findings if root is None else _validate_root(root, _owner(root), content, source)
 
@@ -131,7 +139,8 @@ def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks 
         if path in documents:
             continue
         if path.endswith(_XML) and MANIFEST not in files:
-            findings += validate_xml(files[path], source=where)
+            large = hasattr(files, "open") and files.size(path) > STREAMED
+            findings += validate_xml(functools.partial(files.open, path) if large else files[path], source=where)
         elif path.endswith(_XML) and stream and (head := _streamed(files, path, where)) is not None:
             documents[path] = head
             streamed = True

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+import io
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
 import casefile
+from lmsexport import spool
 from lmsexport.formats.moodle import validation as moodlevalidation
+from lmsexport.spool import SpooledFiles
 from lmsexport.validation import validate_bytes
 
 FIXTURES = Path(__file__).parent / "fixtures" / "moodle"
@@ -47,9 +51,12 @@ _QUESTION = ('<question type="multichoice"><name><text>N</text></name><questiont
                                       *(path.read_bytes() for path in CORPUS),
                                       f"<quiz>\n<!-- a -->{_QUESTION}<?pi?>\n{_QUESTION}</quiz>".encode(),
                                       f"<quiz>{_QUESTION}{_QUESTION}</quiz>".encode()])
-def test_question_by_question_finds_what_the_whole_tree_shows(document):
-    """Each question validated in a <quiz> of its own: the findings of the whole file, line for line."""
-    streamed = moodlevalidation.stream(document, source="case.xml")
+@pytest.mark.parametrize("spooled", [False, True], ids=["bytes", "spooled"])
+def test_question_by_question_finds_what_the_whole_tree_shows(document, spooled, monkeypatch):
+    """Each question validated in a <quiz> of its own: the findings of the whole file, line for
+    line; from a spooled file, read a few bytes at a time, too."""
+    monkeypatch.setattr(spool, "CHUNK", 7)
+    streamed = moodlevalidation.stream(_opener(document, spooled), source="case.xml")
     if streamed is None:  # not a plain <quiz> of questions: the bare-<question> fixtures
         assert etree.fromstring(document).tag != "quiz"
         return
@@ -69,5 +76,13 @@ def test_question_by_question_finds_what_the_whole_tree_shows(document):
 ], ids=["attribute", "text-first", "text-after", "other-element", "empty", "doctype", "broken", "bare-question"])
 def test_anything_but_questions_in_a_bare_quiz_is_validated_whole(document):
     """The parser and the schema word what is wrong outside the questions; the stream does not guess."""
-    assert moodlevalidation.stream(document.encode(), source="case.xml") is None
+    assert moodlevalidation.stream(_opener(document.encode(), False), source="case.xml") is None
+    assert moodlevalidation.stream(_opener(document.encode(), True), source="case.xml") is None
     assert validate_bytes(document.encode(), source="case.xml")
+
+
+def _opener(document: bytes, spooled: bool):
+    """What validation gives the stream: a function opening the bytes, held or spooled on disk."""
+    if not spooled:
+        return functools.partial(io.BytesIO, document)
+    return functools.partial(SpooledFiles({"bank.xml": document}, budget=0).open, "bank.xml")

@@ -11,7 +11,8 @@ question what its checks need (the category, the idnumbers seen).
 
 from __future__ import annotations
 
-import io
+from collections.abc import Callable
+from typing import BinaryIO
 
 from lxml import etree
 
@@ -42,35 +43,37 @@ def check(root, content: bytes, *, source: str) -> list[Diagnostic]:
     return _in_order(schema_findings(load_schema("moodle"), root, source), broken)
 
 
-def stream(content: bytes, *, source: str) -> list[Diagnostic] | None:
-    """check() of the document in `content`, keeping a few questions at a time as trees.
+def stream(opener: Callable[[], BinaryIO], *, source: str) -> list[Diagnostic] | None:
+    """check() of the document `opener()` reads, keeping a few questions at a time as trees
+    (and, from a spooled bank, a chunk of its bytes).
 
     None when it is not a plain bank: not well-formed, a DOCTYPE (whose entities a question
     taken out of the document would lose), a root other than `<quiz>` or one with attributes
     or text, anything but questions (and comments) in it, or no question at all. The caller
     then validates it whole, where the parser and the schema word what is wrong."""
-    if not _plain_start(content):
+    if not _plain_start(opener):
         return None
     bank = _Bank(source)
-    events = etree.iterparse(io.BytesIO(content), events=("end",), tag="question", **_HARDENED)
-    try:
-        for _, question in events:
-            quiz = question.getparent()
-            if quiz is None or quiz.getparent() is not None:
-                continue  # inside another question, validated with it
-            # Only the nodes before this question are complete, tails included: the parser may
-            # still be adding text to its tail, so it stays in place until the next one ends.
-            while quiz[0] is not question:
-                bank.take(quiz[0])
-        root = events.root
-        if root.attrib or not _blank(root.text):
-            raise _NotPlain
-        for node in list(root):
-            bank.take(node)
-        if not bank.questions:
-            raise _NotPlain
-    except (etree.XMLSyntaxError, _NotPlain):
-        return None
+    with opener() as handle:
+        events = etree.iterparse(handle, events=("end",), tag="question", **_HARDENED)
+        try:
+            for _, question in events:
+                quiz = question.getparent()
+                if quiz is None or quiz.getparent() is not None:
+                    continue  # inside another question, validated with it
+                # Only the nodes before this question are complete, tails included: the parser may
+                # still be adding text to its tail, so it stays in place until the next one ends.
+                while quiz[0] is not question:
+                    bank.take(quiz[0])
+            root = events.root
+            if root.attrib or not _blank(root.text):
+                raise _NotPlain
+            for node in list(root):
+                bank.take(node)
+            if not bank.questions:
+                raise _NotPlain
+        except (etree.XMLSyntaxError, _NotPlain):
+            return None
     return _in_order(bank.invalid, bank.broken)
 
 
@@ -112,11 +115,12 @@ def _in_order(invalid: list[Diagnostic], broken: list[Diagnostic]) -> list[Diagn
     return sorted(invalid + broken, key=lambda finding: finding.span.line)
 
 
-def _plain_start(content: bytes) -> bool:
+def _plain_start(opener: Callable[[], BinaryIO]) -> bool:
     """True if the document starts with `<quiz>` and no DOCTYPE, read without parsing the rest."""
     try:
-        for _, root in etree.iterparse(io.BytesIO(content), events=("start",), **_HARDENED):
-            return root.tag == "quiz" and not root.getroottree().docinfo.doctype
+        with opener() as handle:
+            for _, root in etree.iterparse(handle, events=("start",), **_HARDENED):
+                return root.tag == "quiz" and not root.getroottree().docinfo.doctype
     except etree.XMLSyntaxError:
         return False
     return False

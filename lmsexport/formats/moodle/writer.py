@@ -33,6 +33,7 @@ from ...model import Asset, Pool, Question, Quiz, Text
 from .limits import FILE_LIMIT, IDNUMBER_LIMIT, NAME_LIMIT, TAG_LIMIT
 from .rules import blank, category_path, file_place, label, mark_language, moodle_tag, question_name
 from ...package import Package, WriteOptions
+from ...spool import CHUNK, SpooledFiles
 from ...text import counted, number, shorten, words
 from ...xml import TEXT_LIMIT, element, sub, too_long
 from .scoring import grades
@@ -72,11 +73,11 @@ class _Bank:
     """What Moodle could not import at all (E005, E006, E008): the writer raises SourceError with them."""
 
     def package(self, stem: str, questions: Iterable) -> Package:
-        content = _document(questions)
+        files = SpooledFiles()
+        files.put_chunks(f"{stem}{EXTENSION}", _document(questions))
         if self.refusals:
             raise SourceError(self.refusals)
-        return Package({f"{stem}{EXTENSION}": content}, zipped=False, extension=EXTENSION,
-                       warnings=self.log.diagnostics)
+        return Package(files, zipped=False, extension=EXTENSION, warnings=self.log.diagnostics)
 
     def fits(self, node, subject: str, span: SourceSpan) -> bool:
         """Whether Moodle's XML parser reads every text of `node`; if not, a refusal says why."""
@@ -315,9 +316,10 @@ def _category_switch(path: list[str]):
     return node
 
 
-def _document(questions: Iterable) -> bytes:
+def _document(questions: Iterable) -> Iterator[bytes]:
     """`<quiz>` holding the questions, each serialized as soon as it is built and then dropped:
-    10,000 questions make 20 MB of XML but would take ~240 MB as one lxml tree.
+    10,000 questions make 20 MB of XML but would take ~240 MB as one lxml tree. Its bytes come
+    a chunk at a time, for the spool to put on disk past its budget (100,000 questions: 200 MB).
 
     Laid out as xml.serialize() lays out a whole document: no element here has mixed content."""
     out = io.BytesIO()
@@ -327,9 +329,14 @@ def _document(questions: Iterable) -> bytes:
             for question in questions:
                 etree.indent(question, level=1)
                 document.write("\n  ", question)
+                if out.tell() >= CHUNK:
+                    document.flush()
+                    yield out.getvalue()
+                    out.seek(0)
+                    out.truncate()
             document.write("\n")
     out.write(b"\n")
-    return out.getvalue()
+    yield out.getvalue()
 
 
 def _html(text: Text | None, lang: str | None) -> str:

@@ -1,8 +1,10 @@
-"""A large package's files wait on disk past a budget (spool.py), and nothing else changes:
-the same bytes, the same validation; a temporary folder with no room fails the source (E004)."""
+"""A large package's files wait on disk past a budget (spool.py), and so does the package itself
+until the build writes it (`Package.to_output`); nothing else changes: the same bytes, the same
+validation; a temporary folder with no room fails the source (E004)."""
 
 from __future__ import annotations
 
+import pickle
 import tempfile
 import threading
 
@@ -10,8 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 import lmsexport
-from lmsexport import spool
+from lmsexport import package, spool, validation
 from lmsexport.cli import main
+from lmsexport.formats.moodle import writer as moodle_writer
+from lmsexport.package import Package, Spilled
 from lmsexport.spool import SpooledFiles
 
 
@@ -118,3 +122,74 @@ def test_asking_whether_a_file_is_there_reads_nothing_back(monkeypatch):
     files = SpooledFiles({"a": b"x" * 100}, budget=0)
     monkeypatch.setattr(spool.os, "pread", lambda *_: pytest.fail("read back"))
     assert "a" in files and "b" not in files
+
+
+@pytest.mark.parametrize("spooled", [False, True])
+@pytest.mark.parametrize("zipped", [True, False])
+def test_a_large_package_is_made_into_a_temporary_file_with_the_same_bytes(monkeypatch, spooled, zipped):
+    files = {"imsmanifest.xml": b"<manifest/>", "b.xml": b"<b>" + "ở".encode() * 50 + b"</b>"}
+    if not zipped:
+        files = {"bank.xml": files["b.xml"]}
+    made = Package(SpooledFiles(files, budget=0) if spooled else files, zipped=zipped)
+    monkeypatch.setattr(package, "SPILLED", 20)
+    output = made.to_output()
+    assert isinstance(output, Spilled)
+    assert len(output) == len(made.to_bytes()) and b"".join(output) == made.to_bytes()
+    again = pickle.loads(pickle.dumps(output))  # from a worker process: spilled again on this side
+    assert isinstance(again, Spilled) and b"".join(again) == made.to_bytes()
+    monkeypatch.setattr(package, "SPILLED", 64_000_000)
+    assert made.to_output() == made.to_bytes()  # a package of a few thousand questions stays in memory
+
+
+def test_a_build_whose_packages_wait_in_temporary_files_writes_the_same_bytes(tmp_path, monkeypatch):
+    source = tmp_path / "quiz.txt"
+    source.write_text(_quiz_text(5), encoding="utf-8")
+    runner, built = CliRunner(), {}
+    for spill in (64_000_000, 0):
+        monkeypatch.setattr(package, "SPILLED", spill)
+        out = tmp_path / f"out-{spill}"
+        # --jobs 1 and one source: no worker process, which would not see the patched size
+        result = runner.invoke(main, ["build", str(source), "-f", "qti", "-f", "moodle", "-o", str(out), "--jobs", "1"])
+        assert result.exit_code == 0, result.output
+        built[spill] = {path.relative_to(out): path.read_bytes() for path in out.rglob("*") if path.is_file()
+                        and not path.name.startswith(".")}
+        stamps = {path: path.stat().st_mtime_ns for path in out.rglob("*.*")}
+        again = runner.invoke(main, ["build", str(source), "-f", "qti", "-f", "moodle", "-o", str(out), "--jobs", "1",
+                                     "--force"])
+        assert again.exit_code == 0, again.output
+        assert {path: path.stat().st_mtime_ns for path in out.rglob("*.*")} == stamps  # compared, left alone
+    assert built[0] == built[64_000_000] and len(built[0]) == 2
+
+
+def test_no_room_for_a_large_package_itself_fails_its_source(tmp_path, monkeypatch):
+    source = tmp_path / "quiz.txt"
+    source.write_text(_quiz_text(3), encoding="utf-8")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setattr(package, "SPILLED", 0)  # its files fit in memory, its zip goes to a temporary file
+    monkeypatch.setattr(tempfile, "tempdir", str(blocker))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(source), "-f", "qti", "-f", "moodle", "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 1, result.output
+    for name in ("qti", "moodle"):
+        assert f"quiz.txt: error: cannot make the {name} package" in result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_a_moodle_bank_past_the_budget_is_written_and_checked_a_chunk_at_a_time(monkeypatch):
+    quiz = lmsexport.read("quiz.txt", _quiz_text(40))
+    whole = lmsexport.write(quiz, "moodle")
+    monkeypatch.setattr(moodle_writer, "CHUNK", 100)  # a chunk of the document every question or so
+    monkeypatch.setattr(spool, "BUDGET", 0)
+    pieced = lmsexport.write(quiz, "moodle")
+    assert pieced.files.spilled() == len(whole.to_bytes()) and pieced.to_bytes() == whole.to_bytes()
+    monkeypatch.setattr(validation, "STREAMED", 0)
+    opened = []
+    monkeypatch.setattr(SpooledFiles, "open", lambda self, path, opened=opened, real=SpooledFiles.open: (
+        opened.append(path) or real(self, path)))
+    assert validation.validate_files(pieced.files, source="quiz.moodle.xml") == []
+    assert opened  # read from the spool as it was checked, not joined into one bytes object first
+    broken = SpooledFiles({"quiz.moodle.xml": whole.to_bytes().replace(b"<name>", b"<nom>", 1)}, budget=0)
+    assert [f.render() for f in validation.validate_files(broken, source="quiz.moodle.xml")] \
+        == [f.render() for f in validation.validate_xml(broken["quiz.moodle.xml"], source="quiz.moodle.xml")] != []

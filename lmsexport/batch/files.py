@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 SOURCE_LIMIT = 1 << 30
@@ -47,18 +48,23 @@ def disk_name(name: str) -> str:
 
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at `path`, or OSError if it is not one or is over `limit`."""
+    return b"".join(read_chunks(path, limit))
+
+
+def read_chunks(path: Path, limit: int) -> Iterator[bytes]:
+    """`read_regular()` a MiB at a time, for a file that need not be held whole (a package
+    compared with the one a build made)."""
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
         mode = os.fstat(handle).st_mode
         what = next((name for test, name in _KINDS if test(mode)), None)
         if what is not None or not stat.S_ISREG(mode):
             raise OSError(errno.EINVAL, f"it is {what or 'not a regular file'}, not a file lmsexport can read")
-        chunks, size = [], 0
+        size = 0
         while chunk := os.read(handle, 1 << 20):
             size += len(chunk)
             if size > limit:
                 raise OSError(errno.EFBIG, f"it is larger than the {limit >> 20} MiB lmsexport reads")
-            chunks.append(chunk)
-        return b"".join(chunks)
+            yield chunk
     finally:
         os.close(handle)

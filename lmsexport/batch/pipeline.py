@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from . import background, config
 from .. import formats as registry
 from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
-from .files import SOURCE_LIMIT, disk_name, read_regular, source_name, text_name
+from .files import SOURCE_LIMIT, disk_name, read_chunks, read_regular, source_name, text_name
 from .memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
-from ..package import Zipping, write_atomic
+from ..package import Spilled, Zipping, write_atomic
 from .sources import find_sources, looks_like_a_quiz, named_files
 from .reading import read_one, unreadable, workers
 from .state import BuildState, content_hash, fingerprint
@@ -77,8 +77,8 @@ class SourceResult:
     """Found by a folder search but no quiz in any format lmsexport reads: not read at all."""
     questions: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    outputs: dict[Path, bytes] = field(default_factory=dict, repr=False)
-    """Packages made in memory, path -> bytes, not yet on disk."""
+    outputs: dict[Path, bytes | Spilled] = field(default_factory=dict, repr=False)
+    """Packages made, path -> bytes (a large one's in a temporary file: `Package.to_output`), not yet on disk."""
     seconds: float = 0.0
     inputs: dict[str, str] = field(default_factory=dict)
     """Other files the source used (its images): path (`files.text_name`) -> content hash, for
@@ -105,16 +105,32 @@ def output_path(out_dir: Path, quiz: Quiz, format_name: str, extension: str, gro
     return folder / f"{quiz.id}{extension}"
 
 
-def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
-         on_read: Callable[[Quiz], None] | None = None) -> SourceResult:
+@dataclass
+class Work:
+    """A source to make: its bytes (read once, for its fingerprint and its quiz) until it is read."""
+
+    path: Path
+    data: bytes | None
+    defaults: dict
+    print_: str
+
+    def take(self) -> bytes:
+        """The source's bytes, which this work no longer holds: a 200 MB bank is not kept
+        through its writing (its model and packages are what the build needs from then on)."""
+        data, self.data = self.data, None
+        return data
+
+
+def make(work: Work, settings: BuildSettings, on_read: Callable[[Quiz], None] | None = None) -> SourceResult:
     """Read, write and validate one source, in memory (runs in a worker process); `on_read`
     is given the quiz once it is read, before it is written."""
     from ..validation import TreeChecks, validate_files
 
     started = time.perf_counter()
+    path = work.path
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
-    result.quiz, result.diagnostics = read_one(path, data, defaults, settings.source_format, loaded)
+    result.quiz, result.diagnostics = read_one(path, work.take(), work.defaults, settings.source_format, loaded)
     if result.quiz is not None and on_read is not None:
         on_read(result.quiz)
     if result.quiz is not None:
@@ -136,9 +152,13 @@ def make(path: Path, data: bytes, defaults: dict, settings: BuildSettings,
                 continue
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
-            zipping = Zipping(package)
-            findings = validate_files(package.files, source=source_name(target), checked=checked)
-            data = zipping.result()
+            try:
+                zipping = Zipping(package)
+                findings = validate_files(package.files, source=source_name(target), checked=checked)
+                data = zipping.result()
+            except OSError as exc:  # a large package found no room in the temporary folder (Package.to_output)
+                result.diagnostics.append(unspooled(result.source, name, exc))
+                continue
             if findings:
                 result.diagnostics += findings
                 result.output_invalid, result.outputs = True, {}
@@ -264,48 +284,48 @@ class Build:
             return None
         return forked.findings()
 
-    def _make_linting(self, path: Path, data: bytes, defaults: dict) -> SourceResult:
+    def _make_linting(self, work: Work) -> SourceResult:
         """`make`, with the quiz linted in a child process forked once it is read, while this
         one writes it (background.py)."""
         def lint(quiz: Quiz) -> None:
-            self.forked = background.ForkedCheck.start(quiz, self.lint_ignore, source_name(path))
+            self.forked = background.ForkedCheck.start(quiz, self.lint_ignore, source_name(work.path))
 
-        return make(path, data, defaults, self.settings, on_read=lint)
+        return make(work, self.settings, on_read=lint)
 
-    def _plan(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult | None, tuple]]:
+    def _plan(self, sources: list[Path], named: set[Path]) -> Iterator[tuple[SourceResult | None, Work]]:
         """Per source: a final result (unreadable, no quiz, or up to date), or the work to do."""
         for path in sources:
             source = source_name(path)
             try:
                 data = read_regular(path, SOURCE_LIMIT)
             except OSError as exc:
-                yield SourceResult(source, diagnostics=unreadable(source, exc).diagnostics), (path, None, None, "")
+                yield SourceResult(source, diagnostics=unreadable(source, exc).diagnostics), Work(path, None, {}, "")
                 continue
             # A source built last time was a quiz then: it is sniffed again only if it changed.
             built = source in self.state.entries
             if not built and self._no_quiz(path, data, named):
-                yield SourceResult(source, ignored=True), (path, None, None, "")
+                yield SourceResult(source, ignored=True), Work(path, None, {}, "")
                 continue
             try:
                 defaults = self._defaults(path.parent.resolve())
             except SourceError as exc:
-                yield SourceResult(source, diagnostics=exc.diagnostics), (path, None, None, "")
+                yield SourceResult(source, diagnostics=exc.diagnostics), Work(path, None, {}, "")
                 continue
             print_ = fingerprint(data, {"formats": list(self.settings.formats), "defaults": defaults,
                                         "from": self.settings.source_format})
             fresh = None if self.settings.force else self.state.fresh(source, print_)
             if fresh is None and built and self._no_quiz(path, data, named):
-                yield SourceResult(source, ignored=True), (path, None, None, "")
+                yield SourceResult(source, ignored=True), Work(path, None, {}, "")
                 continue
             if fresh is None:
-                yield None, (path, data, defaults, print_)
+                yield None, Work(path, data, defaults, print_)
                 continue
             entry = self.state.entries[source]
             warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", []) if self._replays(d["code"])]
             companions = {Path(disk_name(p)): entry["outputs"][p] for p in entry.get("companions", ())}
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
                                    questions=entry.get("questions", 0), companions=companions)
-            yield skipped, (path, data, defaults, print_)
+            yield skipped, Work(path, None, defaults, print_)
 
     def _no_quiz(self, path: Path, data: bytes, named: set[Path]) -> bool:
         """Whether a file a folder search found is no quiz, and is left alone (named ones are built)."""
@@ -336,12 +356,12 @@ class Build:
                     and background.available())
         if executor is None:
             make_one = self._make_linting if fork else functools.partial(make, settings=self.settings)
-            made = (make_one(path, data, defaults) for path, data, defaults, _ in todo)
+            made = map(make_one, todo)
         else:
-            made = executor.map(make, *zip(*[(p, d, f, self.settings) for p, d, f, _ in todo]))
+            made = executor.map(make, todo, [self.settings] * len(todo))
         try:
-            for done, (_, _, _, print_) in plan:
-                yield (done if done is not None else next(made)), print_
+            for done, work in plan:
+                yield (done if done is not None else next(made)), work.print_
         finally:
             if executor is not None:
                 executor.shutdown(cancel_futures=True)
@@ -351,7 +371,7 @@ class Build:
         the next build makes it again."""
         for target, data in result.outputs.items():
             try:
-                if not (target.exists() and content_hash(read_regular(target, SOURCE_LIMIT)) == content_hash(data)):
+                if not (target.exists() and content_hash(read_chunks(target, SOURCE_LIMIT)) == content_hash(data)):
                     write_atomic(target, data)  # an identical file is left alone, with its date
             except OSError as exc:
                 result.diagnostics.append(unwritable(result.source, target, exc))

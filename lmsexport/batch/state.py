@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from .._version import __version__
@@ -25,8 +26,14 @@ STATE_FILE = ".lmsexport-state"
 _STATE_VERSION = 1
 
 
-def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+def content_hash(data: bytes | Iterable[bytes]) -> str:
+    """The hash of `data`: bytes, or their chunks in order (a package in a temporary file, `package.Spilled`)."""
+    if isinstance(data, bytes):
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
+    hasher = hashlib.blake2b(digest_size=16)
+    for chunk in data:
+        hasher.update(chunk)
+    return hasher.hexdigest()
 
 
 def fingerprint(source: bytes, settings: dict) -> str:

@@ -390,8 +390,9 @@ def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:
 
 
 def unspooled(source: str, format_name: str, exc: OSError) -> Diagnostic:
-    """Why `source`'s `format_name` package could not be made: its files did not fit in the
-    temporary file that holds a large package's files until they are zipped (spool.py)."""
+    """Why `source`'s `format_name` package could not be made: its files, or the package itself,
+    did not fit in the temporary file that holds a large package's until it is written
+    (spool.py, `Package.to_output`)."""
     reason = exc.strerror or str(exc)
     return Diagnostic("E004", f"cannot make the {format_name} package: its files could not be put in a "
                       f"temporary file ({reason})", SourceSpan(source),

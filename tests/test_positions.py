@@ -13,7 +13,7 @@ import json
 import pytest
 
 import lmsexport
-from lmsexport.diagnostics import Log
+from lmsexport.diagnostics import Log, SourceSpan
 from lmsexport.formats import reader
 from lmsexport.rules.runner import check
 
@@ -98,3 +98,13 @@ def test_spans_are_not_part_of_the_meaning():
     assert quiz == moved
     assert quiz.questions[0].choices[1].source != moved.questions[0].choices[1].source
     assert "source" not in json.dumps(lmsexport.model.quiz_to_data(quiz))
+
+
+def test_a_log_makes_an_entry_once_and_shares_the_texts_of_entries_at_other_places():
+    log, direction = Log(), "rtl"
+    for line in (3, 3, 9):  # each text made anew, as a writer makes it for each element
+        log.warn("W801", f"HTML <div> dir='{direction}' left out", SourceSpan("bank.xml", line),
+                 " ".join(["write the", direction, "direction on the block"]))
+    first, second = log.diagnostics
+    assert (first.span.line, second.span.line) == (3, 9)
+    assert first.message is second.message and first.hint is second.hint  # a bank's 270,000 warnings

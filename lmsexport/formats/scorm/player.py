@@ -17,8 +17,9 @@ the language's number signs to write scores with. The data of each kind is built
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Iterable, Iterator
 from importlib import resources
-from typing import Iterator
 
 from ...diagnostics import Log
 from ...interface import Words, counted_key, number_format, player_keys, warn_fallback
@@ -123,8 +124,11 @@ _DATA = "<lmsexport-quiz-data/>"
 is written `&lt;`)."""
 
 
-def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, bytes]:
-    """The player's files for one quiz: the launch page, the static files it loads, the quiz's media."""
+def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, Iterable[bytes]]:
+    """The player's files for one quiz: the launch page, the static files it loads, the quiz's
+    media; each as its bytes in pieces, to be joined in that order. The page's come a question
+    at a time, as they are made (100,000 questions' page is 150 MB, which its pieces and the
+    joined bytes held twice over)."""
     from markupsafe import Markup
 
     quiz_data, questions = _data(quiz, version, log)
@@ -138,11 +142,11 @@ def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, bytes]
         runtime=runtime,
     )
     before, after = page.split(_DATA)
-    files = {LAUNCH: b"".join([before.encode("utf-8"), *_json(quiz_data, questions), after.encode("utf-8")])}
+    files = {LAUNCH: itertools.chain([before.encode("utf-8")], _json(quiz_data, questions), [after.encode("utf-8")])}
     for name in (*STATIC, runtime):
-        files[name] = static_file(name)
+        files[name] = (static_file(name),)
     for asset in quiz.assets:
-        files[media_path(asset)] = asset.data
+        files[media_path(asset)] = (asset.data,)
     return files
 
 

@@ -222,7 +222,9 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     elif quiz.settings.attempts:
         log.warn("W607", f"SCORM 1.2 cannot say how many attempts a learner has ({quiz.settings.attempts})",
                  quiz.where(), "set the number of attempts in the LMS's SCORM activity settings, or build SCORM 2004")
-    content = player.render(quiz, version, log)
+    content = SpooledFiles()
+    for name, pieces in player.render(quiz, version, log).items():
+        content.put_chunks(name, pieces)
     title = _title(quiz, version, log)
     build = _manifest_12 if version == "1.2" else _manifest_2004
     manifest = build(quiz, sorted(content), title, pass_mark)
@@ -231,5 +233,5 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
         refusals.append(found.refusal("E005", "the quiz", f"a SCORM {version} manifest", quiz.where()))
     if refusals:
         raise SourceError(refusals)
-    files = SpooledFiles({MANIFEST: serialize(manifest), **content})
-    return Package(files, extension=EXTENSIONS[version], warnings=log.diagnostics)
+    content[MANIFEST] = serialize(manifest)  # the zip puts it first
+    return Package(content, extension=EXTENSIONS[version], warnings=log.diagnostics)

@@ -10,6 +10,8 @@ walk in Python does: the two agree to float rounding).
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -20,12 +22,13 @@ FEW = 32
 costs as much as a hundred bytes walked one by one (one long text would be slow)."""
 
 
-def english(model, texts: list[bytes], columns: list[int], english: list[bool]) -> list[float]:
-    """P(English) of each encoded text, for `model` (a langmodel.Model) restricted to `columns`."""
+def english(model, texts: Iterable[bytes], columns: list[int], english: list[bool]) -> list[float]:
+    """P(English) of each encoded text, for `model` (a langmodel.Model) restricted to `columns`;
+    `texts` are taken `BATCH` at a time."""
     is_english = np.array(english)
-    found = []
-    for start in range(0, len(texts), BATCH):
-        scores = _scores(model, texts[start:start + BATCH], columns)
+    texts, found = iter(texts), []
+    while batch := list(itertools.islice(texts, BATCH)):
+        scores = _scores(model, batch, columns)
         found.append(scores[:, is_english].sum(axis=1))
     return np.concatenate(found).tolist() if found else []
 

@@ -110,7 +110,7 @@ class Work:
     """A source to make: its bytes (read once, for its fingerprint and its quiz) until it is read."""
 
     path: Path
-    data: bytes | None
+    data: bytes | None = field(repr=False)
     defaults: dict
     print_: str
 

@@ -127,8 +127,8 @@ is written `&lt;`)."""
 def render(quiz: Quiz, version: str, log: Log | None = None) -> dict[str, Iterable[bytes]]:
     """The player's files for one quiz: the launch page, the static files it loads, the quiz's
     media; each as its bytes in pieces, to be joined in that order. The page's come a question
-    at a time, as they are made (100,000 questions' page is 150 MB, which its pieces and the
-    joined bytes held twice over)."""
+    at a time, as they are made (100,000 questions' page is 90-100 MB, which its pieces and
+    the joined bytes held twice over)."""
     from markupsafe import Markup
 
     quiz_data, questions = _data(quiz, version, log)

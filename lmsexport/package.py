@@ -116,7 +116,7 @@ class Package:
             zip_into(self.files, handle, zip_timestamp())
         else:
             (path,) = self.files
-            for chunk in getattr(self.files, "chunks", lambda path: (self.files[path],))(path):
+            for chunk in self.files.chunks(path) if hasattr(self.files, "chunks") else (self.files[path],):
                 handle.write(chunk)
         return Spilled(handle)
 
@@ -139,13 +139,9 @@ class Spilled:
         return self._size
 
     def __iter__(self) -> Iterator[bytes]:
-        offset = 0
-        while offset < self._size:
-            chunk = os.pread(self._handle.fileno(), min(self._size - offset, 1 << 20), offset)
-            if not chunk:
-                raise OSError(f"the temporary file of a package ended early ({offset} of {self._size} bytes)")
-            yield chunk
-            offset += len(chunk)
+        from .spool import read_back  # only a large package's build needs it (start-up: formats import this)
+
+        return read_back(self._handle, 0, self._size, "a package")
 
     def __reduce__(self):
         return _spill, (b"".join(self),)

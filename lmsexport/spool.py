@@ -83,13 +83,7 @@ class SpooledFiles(MutableMapping):
         if isinstance(entry, bytes):
             yield entry
             return
-        offset, length = entry
-        while length:
-            part = os.pread(self._file.fileno(), min(length, CHUNK), offset)
-            if not part:
-                raise OSError(f"the temporary file of {path} ended early")
-            yield part
-            offset, length = offset + len(part), length - len(part)
+        yield from read_back(self._file, *entry, path)
 
     def open(self, path: str) -> BinaryIO:
         """The file's bytes as a file to read (a parser reads a spooled 200 MB bank through it,
@@ -120,6 +114,17 @@ class SpooledFiles(MutableMapping):
 
     def __repr__(self) -> str:
         return f"SpooledFiles({len(self)} files, {self._held:,} bytes in memory, {self.spilled():,} on disk)"
+
+
+def read_back(handle, offset: int, length: int, what: str) -> Iterator[bytes]:
+    """`length` bytes of the temporary file `handle` from `offset`, `CHUNK` at a time, with
+    `os.pread` (no shared position: threads read at once); OSError if it ends before."""
+    while length:
+        part = os.pread(handle.fileno(), min(length, CHUNK), offset)
+        if not part:
+            raise OSError(f"the temporary file of {what} ended early")
+        yield part
+        offset, length = offset + len(part), length - len(part)
 
 
 class _ChunkReader(io.RawIOBase):

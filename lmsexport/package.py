@@ -25,7 +25,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator, Mapping
+from typing import BinaryIO, Callable, Iterable, Iterator, Mapping
 
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 MANIFEST = "imsmanifest.xml"
@@ -221,8 +221,9 @@ def zip_into(files: Mapping[str, bytes], out: BinaryIO, timestamp: tuple[int, ..
                     entry.write(chunk)
 
 
-def write_atomic(path: Path, content: bytes | Spilled) -> None:
-    """Write `content` to `path` so that readers see the old file or the new one, never half."""
+def write_atomic(path: Path, content: bytes | Iterable[bytes]) -> None:
+    """Write `content` (bytes, or their chunks: a `Spilled` package, a state encoded as it is
+    written) to `path` so that readers see the old file or the new one, never half."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except FileExistsError:  # a file where a folder of the path should be: say so, not "File exists"

@@ -74,3 +74,21 @@ def test_a_state_whose_warnings_differ_or_are_damaged_is_written_again(tmp_path)
     path.write_text(json.dumps(document), encoding="ascii")
     assert _build(str(source), "-f", "json", "-o", str(out), "--no-lint", "--force").exit_code == 0
     assert json.loads(path.read_text(encoding="ascii")) == good
+
+
+def test_a_damaged_entry_is_rebuilt_not_a_crash(tmp_path):
+    source, out = _quiz(tmp_path), tmp_path / "out"
+    _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
+    path = out / STATE_FILE
+    good = json.loads(path.read_text(encoding="ascii"))
+    (name,) = good["sources"]
+    for damage in ({"warnings": ["not a warning"]}, {"warnings": [{"code": "W201"}]}, {"outputs": []}, {"stamps": 3}):
+        document = json.loads(json.dumps(good))
+        document["sources"][name].update(damage)
+        path.write_text(json.dumps(document), encoding="ascii")
+        again = _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
+        assert again.exit_code == 0 and "1 built" in again.stderr, (damage, again.output)
+        assert json.loads(path.read_text(encoding="ascii")) == good
+    again = _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
+    assert "0 built, 1 up to date" in again.stderr and "39 warnings" in again.stderr
+    assert again.stderr.count("[W201]") == 39

@@ -318,10 +318,11 @@ class Build:
                 yield SourceResult(source, ignored=True), Work(path, None, {}, "")
                 continue
             if fresh is None:
+                self.state.rebuilding(source)
                 yield None, Work(path, data, defaults, print_)
                 continue
             entry = self.state.entries[source]
-            warnings = [Diagnostic.from_dict(d) for d in entry.get("warnings", []) if self._replays(d["code"])]
+            warnings = [warning for warning in entry["warnings"] if self._replays(warning.code)]
             companions = {Path(disk_name(p)): entry["outputs"][p] for p in entry.get("companions", ())}
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
                                    questions=entry.get("questions", 0), companions=companions)

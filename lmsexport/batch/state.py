@@ -13,6 +13,7 @@ written in one locale reads the same in another (`LC_ALL=C` or UTF-8).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .._version import __version__
+from ..diagnostics import Diagnostic
 from ..package import write_atomic
 from .files import SOURCE_LIMIT, disk_name, read_regular, text_name
 
@@ -63,9 +65,9 @@ class BuildState:
 
     def _load(self) -> dict[str, dict]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(self.path.read_bytes(), object_hook=functools.partial(_warning, shared={}))
             if data.get("version") == _STATE_VERSION and isinstance(data.get("sources"), dict):
-                return data["sources"]
+                return {source: entry for source, entry in data["sources"].items() if _usable(entry)}
         except (OSError, ValueError, AttributeError):
             pass  # no state, or a damaged one: everything is rebuilt and the state rewritten
         return {}
@@ -87,6 +89,12 @@ class BuildState:
                 return None
         return [Path(disk_name(path)) for path in entry.get("outputs", {})]
 
+    def rebuilding(self, source: str) -> None:
+        """`source` is built again: the warnings recorded for it will not be shown, and are let
+        go (a bank's 180,000 are 60 MB); `save()` reads the state on disk again anyway."""
+        if source in self.entries:
+            self.entries[source]["warnings"] = ()
+
     def record(
         self, source: str, print_: str, outputs: dict[Path, bytes], questions: int, warnings: list,
         inputs: dict[str, str], companions: list[Path] = (),
@@ -99,7 +107,7 @@ class BuildState:
             "outputs": {text_name(path): content_hash(data) for path, data in sorted(outputs.items())},
             "stamps": {text_name(path): stamp for path in sorted(outputs) if (stamp := _stamp(path)) is not None},
             "questions": questions,
-            "warnings": tuple(warnings),  # Diagnostics, as dicts only as they are written (`_encoded`)
+            "warnings": tuple(warnings),  # as dicts only as they are written (`_encoded`)
         }
         if companions:
             entry["companions"] = sorted(text_name(path) for path in companions)
@@ -139,19 +147,52 @@ class BuildState:
         return bool(self._changes)
 
 
+def _warning(data: dict, shared: dict[str, str]):
+    """A warning of the state as the Diagnostic `record()` keeps, made as JSON reads it, with the
+    strings warnings repeat shared: a bank's 180,000 warnings were 154 MB as JSON's dicts, kept
+    through the whole build. Any other object as it is."""
+    if not _WARNING <= data.keys() <= _WARNING_KEYS:
+        return data
+    for key in _REPEATED:
+        if isinstance(data[key], str):
+            data[key] = shared.setdefault(data[key], data[key])
+    try:
+        return Diagnostic.from_dict(data)
+    except (TypeError, ValueError):
+        return data  # not a warning after all: `_usable` refuses its entry
+
+
+_WARNING = frozenset(("code", "severity", "message", "hint", "source"))
+_WARNING_KEYS = _WARNING | {"line", "column", "sheet"}
+_REPEATED = ("code", "severity", "hint", "source")
+
+
+def _usable(entry) -> bool:
+    """Whether an entry is as this version writes them (else its source is rebuilt); its
+    warnings become a tuple, as `record()` keeps them."""
+    if not isinstance(entry, dict) or not all(isinstance(entry.get(key, {}), dict) for key in _FILES):
+        return False
+    warnings = entry.get("warnings", [])
+    if not isinstance(warnings, list) or not all(isinstance(warning, Diagnostic) for warning in warnings):
+        return False
+    entry["warnings"] = tuple(warnings)
+    return True
+
+
+_FILES = ("inputs", "outputs", "stamps")
+
+
 def _same(written: dict | None, entry: dict | None) -> bool:
     """Whether the state on disk already holds `entry` (None: holds nothing for its source), as
-    JSON reads it back: `record()`'s warnings are Diagnostics, the state's their dicts."""
+    JSON reads it back (its warnings as the state keeps them: a Diagnostic's length is not)."""
     if written is None or entry is None:
         return written is entry
-    if not isinstance(written, dict) or written.keys() != entry.keys():
+    if written.keys() != entry.keys():
         return False
     warnings = written["warnings"]
-    if not isinstance(warnings, list):
-        return False
     return (all(written[key] == value for key, value in entry.items() if key != "warnings")
             and len(warnings) == len(entry["warnings"])
-            and all(found == warning.as_dict() for found, warning in zip(warnings, entry["warnings"])))
+            and all(found.as_dict() == warning.as_dict() for found, warning in zip(warnings, entry["warnings"])))
 
 
 _CHUNK = 1 << 16

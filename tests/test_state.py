@@ -1,4 +1,5 @@
-"""The incremental state file: written as it is encoded, rewritten only when it changes.
+"""The incremental state file and the `--report`: written as they are encoded; the state
+rewritten only when it changes.
 
 A build records each source's warnings in `<out>/.lmsexport-state` (batch/state.py), so that a
 rebuild that skips the source shows them again. A bank with hundreds of thousands of warnings
@@ -92,3 +93,17 @@ def test_a_damaged_entry_is_rebuilt_not_a_crash(tmp_path):
     again = _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
     assert "0 built, 1 up to date" in again.stderr and "39 warnings" in again.stderr
     assert again.stderr.count("[W201]") == 39
+
+
+def test_the_report_is_json_as_it_always_was_with_every_warning(tmp_path, monkeypatch):
+    monkeypatch.setattr(state, "_CHUNK", 5)
+    source, out, report = _quiz(tmp_path).rename(tmp_path / "bài.txt"), tmp_path / "out", tmp_path / "report.json"
+    result = _build(str(source), "-f", "json", "-o", str(out), "--no-lint", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    written = report.read_bytes()
+    document = json.loads(written)
+    assert written == (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    assert "bài.txt".encode() in written  # UTF-8, not \\u escapes
+    (entry,) = document["sources"]
+    assert entry["quiz"] == "bai" and entry["errors"] == []
+    assert len(entry["warnings"]) == 39 and entry["warnings"][-1]["message"] == "question 40 is numbered 79"

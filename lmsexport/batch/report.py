@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 
 from .._version import __version__
 from ..diagnostics import Severity
 from ..text import counted
 from .files import source_name
 from .pipeline import SourceResult
-from .state import content_hash
+from .state import content_hash, json_chunks
 
 
 def totals(results: list[SourceResult]) -> dict[str, int]:
@@ -54,16 +54,17 @@ def _entry(result: SourceResult) -> dict:
             for path in result.written
         ],
         "errors": [d.as_dict() for d in result.diagnostics if d.severity == Severity.ERROR],
-        "warnings": [d.as_dict() for d in result.warnings],
+        "warnings": result.warnings,  # Diagnostics, each a dict only as it is written (`json_chunks`)
         "seconds": round(result.seconds, 4),
     }
 
 
-def to_json(results: list[SourceResult], formats: list[str], seconds: float) -> str:
+def to_json(results: list[SourceResult], formats: list[str], seconds: float) -> Iterator[bytes]:
+    """The `--report` document in UTF-8, a piece at a time."""
     document = {
         "lmsexport": __version__,
         "formats": formats,
         "summary": {**totals(results), "seconds": round(seconds, 3)},
         "sources": [_entry(result) for result in results],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return json_chunks(document, encoding="utf-8", ensure_ascii=False, indent=2)

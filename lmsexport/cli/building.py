@@ -222,7 +222,7 @@ def _echo_invalid_written() -> None:
 def _write_report(report: Path, results, formats, seconds: float) -> bool:
     from ..batch.report import to_json
 
-    return _save(report, to_json(results, formats, seconds).encode("utf-8"))
+    return _save(report, to_json(results, formats, seconds))
 
 
 def _echo_rebuild(result) -> None:

@@ -3,6 +3,7 @@ to write, and the exit codes beyond 0-2 (the list is in `lmsexport.cli`'s docstr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -22,7 +23,7 @@ def _not_a_quiz(source: str) -> str:
     return f"skipped {source}: not a quiz in any format lmsexport reads (name it on the command line to see why)"
 
 
-def _save(path: Path, content: bytes) -> bool:
+def _save(path: Path, content: bytes | Iterable[bytes]) -> bool:
     """Write a file the command line named (a report, an answer key, a conversion): one that
     cannot be written (a folder in the way, no permission, a full disk) is one line and exit
     status 1, as a package that cannot be written is, not an internal error."""

@@ -107,3 +107,13 @@ def test_the_report_is_json_as_it_always_was_with_every_warning(tmp_path, monkey
     (entry,) = document["sources"]
     assert entry["quiz"] == "bai" and entry["errors"] == []
     assert len(entry["warnings"]) == 39 and entry["warnings"][-1]["message"] == "question 40 is numbered 79"
+
+
+def test_a_state_that_is_not_lmsexports_json_rebuilds_everything(tmp_path):
+    source, out = _quiz(tmp_path), tmp_path / "out"
+    _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
+    for damage in ("[" * 100_000, "\xff\xfe not json", '{"version": 1, "sources": []}'):
+        (out / STATE_FILE).write_text(damage, encoding="latin-1")
+        again = _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
+        assert again.exit_code == 0 and "1 built" in again.stderr, again.output
+        assert json.loads((out / STATE_FILE).read_text(encoding="ascii"))["version"] == 1

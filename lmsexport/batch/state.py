@@ -68,7 +68,7 @@ class BuildState:
             data = json.loads(self.path.read_bytes(), object_hook=functools.partial(_warning, shared={}))
             if data.get("version") == _STATE_VERSION and isinstance(data.get("sources"), dict):
                 return {source: entry for source, entry in data["sources"].items() if _usable(entry)}
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):
             pass  # no state, or a damaged one: everything is rebuilt and the state rewritten
         return {}
 
@@ -138,7 +138,7 @@ class BuildState:
             else:
                 entries[source] = entry
         document = {"version": _STATE_VERSION, "sources": dict(sorted(entries.items()))}
-        # ASCII with \\u escapes: file names that are not UTF-8 (surrogate escapes) round-trip too.
+        # ASCII with \u escapes: file names that are not UTF-8 (surrogate escapes) round-trip too.
         write_atomic(self.path, json_chunks(document, indent=1))
 
     @property

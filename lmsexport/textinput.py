@@ -149,8 +149,9 @@ def _utf16(data: bytes, source: str) -> str:
             "the file is damaged or was cut short; re-save it from its editor as UTF-8")]) from None
 
 
-def decode(data: str | bytes, source: str) -> str:
-    """Text of a source: BOM dropped, line ends as LF, NFC; raises SourceError."""
+def decode(data: str | bytes, source: str, *, nfc: bool = True) -> str:
+    """Text of a source: BOM dropped, line ends as LF, NFC (unless `nfc` is False: a JSON text,
+    whose escapes NFC could change, `\\n` and U+0300 making `\\ǹ`); raises SourceError."""
     if isinstance(data, bytes):
         if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
             data = _utf16(data, source)
@@ -162,7 +163,7 @@ def decode(data: str | bytes, source: str) -> str:
                 raise SourceError([_not_utf8(data, source)]) from None
     # Each step returns its input when it changes nothing (no CR, already NFC): no copies of a large text.
     text = data.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    text = unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFC", text) if nfc else text
     if not text or text.isspace():
         raise SourceError(
             [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...markup import Sanitiser
@@ -28,9 +29,9 @@ def _fail(source: str, message: str, hint: str, line: int = 0, column: int = 0):
 
 
 def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
-    text = decode(data, source)
+    text = decode(data, source, nfc=False)
     try:
-        document = json.loads(text)
+        document = _nfc(json.loads(text))
     except json.JSONDecodeError as exc:
         raise _fail(source, f"not valid JSON: {exc.msg}", "fix the JSON at that place (a comma, a quote or a "
                     "bracket missing or one too many)", exc.lineno, exc.colno) from None
@@ -62,6 +63,19 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         raise _fail(source, f"the model is not valid: {what}", f"correct it as docs/formats/json.md describes the "
                     f"model, or {_WRITE_AGAIN}") from None
     return _located(quiz, SourceSpan(source))
+
+
+def _nfc(node):
+    """Every string of the document in NFC, as every source's text is made: after parsing, since
+    normalising the JSON text itself can join an escape and a combining mark (`\\n` and U+0300
+    are `\\ǹ`), which is then no escape at all."""
+    if isinstance(node, str):
+        return unicodedata.normalize("NFC", node)
+    if isinstance(node, dict):
+        return {_nfc(key): _nfc(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_nfc(value) for value in node]
+    return node
 
 
 def _located(quiz: Quiz, span: SourceSpan) -> Quiz:

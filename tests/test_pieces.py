@@ -82,6 +82,29 @@ def test_texts_full_of_what_xml_escapes_are_pieced_as_written_whole(quiz):
 
 @_SETTINGS
 @given(model_quizzes())
+def test_the_model_json_written_a_question_at_a_time_is_json_dumps_of_the_whole_model(quiz):
+    """The JSON writer's scaffold with each question's own form where its mark stands, put in the
+    spool a chunk at a time (on disk): `json.dumps` of the whole model, which reads back as the quiz."""
+    import json
+
+    from lmsexport.formats.json import writer as json_writer
+    from lmsexport.model import MODEL_VERSION, quiz_to_data
+
+    document = {"lmsexport-model": MODEL_VERSION if quiz.pools else 1, "quiz": quiz_to_data(quiz)}
+    whole = (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    saved = spool.CHUNK, spool.BUDGET
+    spool.CHUNK, spool.BUDGET = 1, 0
+    try:
+        package = lmsexport.write(quiz, "json")
+        (name,) = package.files
+        assert package.files.spilled() > 0 and package.files[name] == whole
+    finally:
+        spool.CHUNK, spool.BUDGET = saved
+    assert lmsexport.read(name, whole, format="json") == quiz
+
+
+@_SETTINGS
+@given(model_quizzes())
 def test_a_moodle_bank_and_a_scorm_page_put_in_the_spool_a_piece_at_a_time_are_the_whole_ones(quiz):
     """Moodle's bank a chunk after every question, the SCORM page a piece per question, every
     piece on disk (a spool of no budget): the bytes written whole; the bank, read back through

@@ -19,7 +19,7 @@ from .kinds import (
     ShortAnswer, TrueFalse,
 )
 from .quiz import Numbering, Pool, Quiz
-from .data import quiz_from_data, quiz_to_data
+from .data import question_from_data, quiz_from_data, quiz_to_data
 from .pickling import register
 
 register(Text, Asset, Choice, Settings, Answer, NumericAnswer, MatchPair, OrderItem, Gap, Pool, Quiz,
@@ -31,5 +31,5 @@ __all__ = [
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
     "MultipleChoice", "Numbering", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Pool", "Question", "Quiz",
     "READ_MODEL_VERSIONS", "Settings",
-    "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "quiz_from_data", "quiz_to_data",
+    "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "question_from_data", "quiz_from_data", "quiz_to_data",
 ]

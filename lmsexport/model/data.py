@@ -21,13 +21,16 @@ from .quiz import Quiz
 from .kinds import QUESTION_KINDS
 
 
-def to_data(value):
-    """A model object as JSON-ready data."""
+def to_data(value, **given):
+    """A model object as JSON-ready data; fields `given` are those values, as they are."""
     if isinstance(value, Text):
         return value.as_dict()
     if dataclasses.is_dataclass(value):
         data = {"kind": value.kind} if isinstance(value, Question) else {}
         for spec in dataclasses.fields(value):
+            if spec.name in given:
+                data[spec.name] = given[spec.name]
+                continue
             item = getattr(value, spec.name)
             optional = spec.default is not dataclasses.MISSING or spec.default_factory is not dataclasses.MISSING
             if spec.compare and not (optional and (item is None or item == ())):
@@ -61,8 +64,8 @@ def _convert(hint, value):
         return tuple(_convert(typing.get_args(hint)[0], item) for item in value)
     if hint is Text:
         return Text.from_dict(value)
-    if hint is Question:
-        return from_data(_kind(value), value)
+    if hint is Question:  # built already (`question_from_data`), or its form
+        return value if isinstance(value, Question) else from_data(_kind(value), value)
     if dataclasses.is_dataclass(hint):
         return from_data(hint, value)
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -99,9 +102,18 @@ def from_data(cls, data: dict):
     return cls(**{name: _convert(hints[name], value) for name, value in data.items() if name in known})
 
 
-def quiz_to_data(quiz: Quiz) -> dict:
-    return to_data(quiz)
+def quiz_to_data(quiz: Quiz, *, questions: list | None = None) -> dict:
+    """The quiz's JSON form; with `questions`, those stand as they are in its questions' place
+    (a writer that puts each question's own form there, one at a time)."""
+    return to_data(quiz) if questions is None else to_data(quiz, questions=questions)
+
+
+def question_from_data(data: dict) -> Question:
+    """A question from its form: a quiz's form may hold questions so built (`quiz_from_data`)."""
+    return _convert(Question, data)
 
 
 def quiz_from_data(data: dict) -> Quiz:
+    """The quiz from its form, whose questions may be built already (`question_from_data`: a
+    reader that builds each as it goes lets its form go, 100,000 questions' dicts are 500 MB)."""
     return from_data(Quiz, data)

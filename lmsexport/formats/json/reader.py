@@ -14,7 +14,7 @@ import unicodedata
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...markup import Sanitiser
-from ...model import MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Numbering, Quiz, quiz_from_data
+from ...model import MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Numbering, Quiz, question_from_data, quiz_from_data
 from ...textinput import decode
 
 READ_OPTIONS = ("log",)
@@ -31,7 +31,7 @@ def _fail(source: str, message: str, hint: str, line: int = 0, column: int = 0):
 def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     text = decode(data, source, nfc=False)
     try:
-        document = _nfc(json.loads(text))
+        document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _fail(source, f"not valid JSON: {exc.msg}", "fix the JSON at that place (a comma, a quote or a "
                     "bracket missing or one too many)", exc.lineno, exc.colno) from None
@@ -40,6 +40,12 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
         raise _fail(source, "a number in it has too many digits to be read",
                     "write each number with the digits it needs (points, credits, tolerances)") from None
+    try:
+        if "\\u" in text or not unicodedata.is_normalized("NFC", text):
+            _nfc(document)
+    except RecursionError:  # parsed just within the limit, walked past it
+        raise _fail(source, "the JSON is nested too deeply to be a quiz model", _WRITE_AGAIN) from None
+    del text  # a 100,000-question model is 120 MB of JSON: let go before the model is built
     version = document.get("lmsexport-model") if isinstance(document, dict) else None
     if version not in READ_MODEL_VERSIONS or isinstance(version, bool):
         raise _fail(
@@ -57,32 +63,36 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
         raise _fail(source, f"lmsexport model version {version} has no pools",
                     f"say \"lmsexport-model\": {MODEL_VERSION} at the top of the file")
     try:
-        quiz = quiz_from_data(document["quiz"])
+        _build_questions(document["quiz"], SourceSpan(source))
+        return quiz_from_data(document["quiz"])
     except (ModelError, KeyError, TypeError, ValueError, AttributeError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise _fail(source, f"the model is not valid: {what}", f"correct it as docs/formats/json.md describes the "
                     f"model, or {_WRITE_AGAIN}") from None
-    return _located(quiz, SourceSpan(source))
 
 
-def _nfc(node):
-    """Every string of the document in NFC, as every source's text is made: after parsing, since
-    normalising the JSON text itself can join an escape and a combining mark (`\\n` and U+0300
-    are `\\ǹ`), which is then no escape at all."""
-    if isinstance(node, str):
-        return unicodedata.normalize("NFC", node)
-    if isinstance(node, dict):
-        return {_nfc(key): _nfc(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_nfc(value) for value in node]
-    return node
+def _nfc(node) -> None:
+    """Every string value of the document made NFC in place, as every source's text is: after
+    parsing, since normalising the JSON text itself can join an escape and a combining mark
+    (`\\n` and U+0300 are `\\ǹ`), which is then no escape at all. A text that is NFC with no
+    `\\u` escape has only NFC strings (its other escapes stand for ASCII before which, as
+    before their backslash, no mark joins): `read` skips this walk for it."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        if isinstance(value, str):
+            node[key] = unicodedata.normalize("NFC", value)
+        else:
+            _nfc(value)
 
 
-def _located(quiz: Quiz, span: SourceSpan) -> Quiz:
-    """The quiz with each question placed in the file (the JSON form keeps no positions), so that
-    what a writer or lint says of a question names the file it came from, not the quiz id."""
-    questions = tuple(dataclasses.replace(question, source=span) for question in quiz.questions)
-    return dataclasses.replace(quiz, questions=questions)
+def _build_questions(quiz, span: SourceSpan) -> None:
+    """Each question of the quiz's form built in its place, and so let go (100,000 questions'
+    dicts are 500 MB beside their model), and placed in the file: the form keeps no positions,
+    and what a writer or lint says of a question should name the file it came from."""
+    questions = quiz.get("questions") if isinstance(quiz, dict) else None
+    if isinstance(questions, list):
+        for index, data in enumerate(questions):
+            questions[index] = dataclasses.replace(question_from_data(data), source=span)
 
 
 def _sanitise(quiz: dict, sanitiser: Sanitiser, source: str) -> None:

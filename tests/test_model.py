@@ -251,3 +251,13 @@ def test_a_line_break_or_tab_before_a_combining_mark_round_trips_through_json(tm
     assert lmsexport.validate(package) == []
     decomposed = json_writer.dumps(quiz).replace("Quiz", "Qu\\u0069\u0301z")  # NFD, escaped or not
     assert lmsexport.read("x.json", decomposed, format="json").title == "Quíz"
+
+
+@pytest.mark.parametrize("title", ["Quiz", "Quiz \x00lmsexport-questions\x00"], ids=["no questions", "the mark"])
+def test_the_json_writer_writes_whole_what_it_cannot_write_a_question_at_a_time(title):
+    """The writer puts each question where a mark stands in the quiz's form: a quiz without
+    questions, or one whose own string spells the mark, is written whole, the same bytes."""
+    questions = () if title == "Quiz" else (_question(),)
+    quiz = Quiz(id="q", title=title, questions=questions)
+    document = {"lmsexport-model": 1, "quiz": lmsexport.model.quiz_to_data(quiz)}
+    assert json_writer.dumps(quiz) == json.dumps(document, ensure_ascii=False, indent=2) + "\n"

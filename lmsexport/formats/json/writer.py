@@ -19,8 +19,8 @@ from ...spool import CHUNK, SpooledFiles
 
 EXTENSION = ".json"
 _MARK = "\x00lmsexport-questions\x00"
-"""Stands for the questions in the document's scaffold (`_pieces`): a string no model holds,
-written `"\\u0000lmsexport-questions\\u0000"`."""
+"""Stands for the questions in the document's scaffold (`_pieces`), written
+`"\\u0000lmsexport-questions\\u0000"`: no text of a model holds a NUL."""
 
 
 def dumps(quiz: Quiz) -> str:
@@ -38,13 +38,14 @@ def _pieces(quiz: Quiz) -> Iterator[str]:
     the scaffold (the quiz with one mark for its questions) is written whole, then each question
     where the mark stands, indented as the whole document indents it (a JSON string holds no
     line break of its own). As one tree of dicts and one `dumps`, 100,000 questions took 1 GB."""
-    data = {"lmsexport-model": MODEL_VERSION if quiz.pools else 1,
-            "quiz": quiz_to_data(quiz, questions=[_MARK] if quiz.questions else [])}
-    scaffold = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    if not quiz.questions:
-        yield scaffold
-        return
+    version = MODEL_VERSION if quiz.pools else 1
+    scaffold = json.dumps({"lmsexport-model": version, "quiz": quiz_to_data(quiz, questions=[_MARK])},
+                          ensure_ascii=False, indent=2) + "\n"
     mark = json.dumps(_MARK)
+    if not quiz.questions or scaffold.count(mark) != 1:  # or a string of the quiz's spells it: written whole
+        yield json.dumps({"lmsexport-model": version, "quiz": quiz_to_data(quiz)}, ensure_ascii=False, indent=2)
+        yield "\n"
+        return
     at = scaffold.index(mark)
     start = scaffold.rindex("\n", 0, at) + 1
     indent = "\n" + scaffold[start:at]

@@ -240,7 +240,8 @@ def test_any_quiz_pickles_with_every_field(quiz):
     assert _every_field(pickle.loads(pickle.dumps(quiz))) == _every_field(quiz)
 
 
-@pytest.mark.parametrize("text", ["one\n\u0300two", "one\t\u0307two", "ọ̀kan\n\u0323\u0301"], ids=["LF", "tab", "Yoruba"])
+@pytest.mark.parametrize("text", ["one\n\u0300two", "one\t\u0307two", "ọ̀kan\n\u0323\u0301"],
+                         ids=["LF", "tab", "Yoruba"])
 def test_a_line_break_or_tab_before_a_combining_mark_round_trips_through_json(tmp_path, text):
     """JSON writes a line break as `\\n`: NFC of the JSON text itself would join its `n` and the
     mark after it into `ǹ` (no escape: "not valid JSON"), so a build of the model failed its own

@@ -101,3 +101,25 @@ def test_text_report_is_the_rendered_diagnostics():
     warning = Diagnostic("L013", "x has an unclosed '('", SourceSpan("q.txt", 4, 1), "close it", Severity.WARNING)
     assert to_text([warning]) == "q.txt:4:1: warning: x has an unclosed '(' [L013]\n  hint: close it\n"
     assert to_text([]) == ""
+
+
+@pytest.mark.parametrize("format_", ["json", "sarif", "text"])
+def test_a_report_written_a_piece_at_a_time_is_the_whole_one(tmp_path, monkeypatch, format_):
+    """The reports are encoded a piece at a time (`jsonout`): 100,000 findings as one SARIF
+    `json.dumps` took 550 MB. Cut every few characters, a report is still `json.dumps` of itself,
+    on stdout as in the file."""
+    from click.testing import CliRunner
+
+    from lmsexport import jsonout
+    from lmsexport.cli import main
+
+    monkeypatch.setattr(jsonout, "CHUNK", 3)
+    quizzes = sorted(str(path) for path in (ROOT / "quizzes").glob("*.txt"))
+    out = tmp_path / f"report.{format_}"
+    written = CliRunner().invoke(main, ["lint", *quizzes, "--format", format_, "-o", str(out)])
+    shown = CliRunner().invoke(main, ["lint", *quizzes, "--format", format_])
+    assert written.exit_code == shown.exit_code == 1, written.output  # an L010 error in the seeds
+    report = out.read_text(encoding="utf-8")
+    assert report == shown.stdout and report.count("[L0" if format_ == "text" else '"L0') >= 3
+    if format_ != "text":
+        assert report == json.dumps(json.loads(report), ensure_ascii=False, indent=2) + "\n"

@@ -13,7 +13,7 @@ import json
 
 from click.testing import CliRunner
 
-from lmsexport.batch import state
+from lmsexport import jsonout
 from lmsexport.batch.state import STATE_FILE
 from lmsexport.cli import main
 
@@ -33,7 +33,7 @@ def _quiz(tmp_path):
 
 
 def test_the_state_is_json_as_it_always_was_in_ascii_with_every_warning(tmp_path, monkeypatch):
-    monkeypatch.setattr(state, "_CHUNK", 7)  # many pieces: each is cut where the encoder cut it
+    monkeypatch.setattr(jsonout, "CHUNK", 7)  # many pieces: each is cut where the encoder cut it
     source, out = _quiz(tmp_path), tmp_path / "out"
     result = _build(str(source), "-f", "json", "-o", str(out), "--no-lint")
     assert result.exit_code == 0, result.output
@@ -96,7 +96,7 @@ def test_a_damaged_entry_is_rebuilt_not_a_crash(tmp_path):
 
 
 def test_the_report_is_json_as_it_always_was_with_every_warning(tmp_path, monkeypatch):
-    monkeypatch.setattr(state, "_CHUNK", 5)
+    monkeypatch.setattr(jsonout, "CHUNK", 5)
     source, out, report = _quiz(tmp_path).rename(tmp_path / "bài.txt"), tmp_path / "out", tmp_path / "report.json"
     result = _build(str(source), "-f", "json", "-o", str(out), "--no-lint", "--report", str(report))
     assert result.exit_code == 0, result.output

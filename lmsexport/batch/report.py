@@ -9,7 +9,8 @@ from ..diagnostics import Severity
 from ..text import counted
 from .files import source_name
 from .pipeline import SourceResult
-from .state import content_hash, json_chunks
+from ..jsonout import encoded
+from .state import as_dict, content_hash
 
 
 def totals(results: list[SourceResult]) -> dict[str, int]:
@@ -54,7 +55,7 @@ def _entry(result: SourceResult) -> dict:
             for path in result.written
         ],
         "errors": [d.as_dict() for d in result.diagnostics if d.severity == Severity.ERROR],
-        "warnings": result.warnings,  # Diagnostics, each a dict only as it is written (`json_chunks`)
+        "warnings": result.warnings,  # Diagnostics, each a dict only as it is written (`jsonout`)
         "seconds": round(result.seconds, 4),
     }
 
@@ -67,4 +68,4 @@ def to_json(results: list[SourceResult], formats: list[str], seconds: float) -> 
         "summary": {**totals(results), "seconds": round(seconds, 3)},
         "sources": [_entry(result) for result in results],
     }
-    return json_chunks(document, encoding="utf-8", ensure_ascii=False, indent=2)
+    return encoded(document, "utf-8", default=as_dict, ensure_ascii=False, indent=2)

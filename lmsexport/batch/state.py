@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from .._version import __version__
 from ..diagnostics import Diagnostic
+from ..jsonout import encoded
 from ..package import write_atomic
 from .files import SOURCE_LIMIT, disk_name, read_regular, text_name
 
@@ -107,7 +107,7 @@ class BuildState:
             "outputs": {text_name(path): content_hash(data) for path, data in sorted(outputs.items())},
             "stamps": {text_name(path): stamp for path in sorted(outputs) if (stamp := _stamp(path)) is not None},
             "questions": questions,
-            "warnings": tuple(warnings),  # as dicts only as they are written (`json_chunks`)
+            "warnings": tuple(warnings),  # as dicts only as they are written (`jsonout`)
         }
         if companions:
             entry["companions"] = sorted(text_name(path) for path in companions)
@@ -128,7 +128,7 @@ class BuildState:
         """Merge this run's changes into the state on disk (another build may have written it
         since this one started) and write it, if that changes it. Call it holding the lock.
 
-        Written as it is encoded (`json_chunks`): a bank with 180,000 warnings has an 81 MB state."""
+        Written as it is encoded (`jsonout`): a bank with 180,000 warnings has an 81 MB state."""
         entries = self._load()
         if all(_same(entries.get(source), entry) for source, entry in self._changes.items()):
             return
@@ -139,7 +139,7 @@ class BuildState:
                 entries[source] = entry
         document = {"version": _STATE_VERSION, "sources": dict(sorted(entries.items()))}
         # ASCII with \u escapes: file names that are not UTF-8 (surrogate escapes) round-trip too.
-        write_atomic(self.path, json_chunks(document, indent=1))
+        write_atomic(self.path, encoded(document, "ascii", default=as_dict, indent=1))
 
     @property
     def changed(self) -> bool:
@@ -194,25 +194,8 @@ def _same(written: dict | None, entry: dict | None) -> bool:
             and all(found.as_dict() == warning.as_dict() for found, warning in zip(warnings, entry["warnings"])))
 
 
-_CHUNK = 1 << 16
-
-
-def json_chunks(document, *, encoding: str = "ascii", **options) -> Iterator[bytes]:
-    """`json.dumps(document, **options)` and a newline, encoded, a piece at a time, a Diagnostic
-    in it written as its dict only as its turn comes: a bank's 180,000 warnings as dicts, and
-    the chunks `json.dumps` joins, were 400 MB."""
-    encoder = json.JSONEncoder(default=_as_dict, **options)
-    pieces, size = [], 0
-    for piece in itertools.chain(encoder.iterencode(document), ("\n",)):
-        pieces.append(piece)
-        size += len(piece)
-        if size >= _CHUNK:
-            yield "".join(pieces).encode(encoding)
-            pieces, size = [], 0
-    yield "".join(pieces).encode(encoding)
-
-
-def _as_dict(value) -> dict:
+def as_dict(value) -> dict:
+    """A Diagnostic as the state and `--report` write it (`jsonout`'s `default`)."""
     if isinstance(value, Diagnostic):
         return value.as_dict()
     raise TypeError(f"{type(value).__name__} is not JSON serializable")

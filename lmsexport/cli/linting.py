@@ -73,8 +73,9 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     diagnostics.sort(key=lambda d: order.get(d.span.file, len(order)))
     report = RENDERERS[format_](diagnostics)
     if output is None:
-        click.echo(report, nl=False)
-    elif not _save(output, report.encode("utf-8")):
+        for piece in report:
+            click.echo(piece, nl=False)
+    elif not _save(output, (piece.encode("utf-8") for piece in report)):
         sys.exit(1)
     found = counts(diagnostics)
     click.echo(

@@ -12,20 +12,27 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 CHUNK = 1 << 16
 
 
 def pieces(document, *, default: Callable | None = None, **options) -> Iterator[str]:
-    """`json.dumps(document, default=default, **options) + "\\n"`, in pieces."""
-    held, size = [], 0
-    for piece in itertools.chain(json.JSONEncoder(default=default, **options).iterencode(document), ("\n",)):
-        held.append(piece)
-        size += len(piece)
-        if size >= CHUNK:
+    """`json.dumps(document, default=default, **options) + "\n"`, in pieces."""
+    return joined(itertools.chain(json.JSONEncoder(default=default, **options).iterencode(document), ("\n",)))
+
+
+def joined(parts: Iterable[str], size: int | None = None) -> Iterator[str]:
+    """`parts` joined into strings of about `size` characters (`CHUNK`): the encoder's are a
+    few characters each."""
+    size = CHUNK if size is None else size
+    held, length = [], 0
+    for part in parts:
+        held.append(part)
+        length += len(part)
+        if length >= size:
             yield "".join(held)
-            held, size = [], 0
+            held, length = [], 0
     yield "".join(held)
 
 

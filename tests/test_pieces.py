@@ -92,14 +92,14 @@ def test_the_model_json_written_a_question_at_a_time_is_json_dumps_of_the_whole_
 
     document = {"lmsexport-model": MODEL_VERSION if quiz.pools else 1, "quiz": quiz_to_data(quiz)}
     whole = (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    saved = spool.CHUNK, spool.BUDGET
-    spool.CHUNK, spool.BUDGET = 1, 0
+    saved = json_writer.CHUNK, spool.BUDGET
+    json_writer.CHUNK, spool.BUDGET = 1, 0
     try:
         package = lmsexport.write(quiz, "json")
         (name,) = package.files
         assert package.files.spilled() > 0 and package.files[name] == whole
     finally:
-        spool.CHUNK, spool.BUDGET = saved
+        json_writer.CHUNK, spool.BUDGET = saved
     assert lmsexport.read(name, whole, format="json") == quiz
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from ...jsonout import joined
 from ...model import MODEL_VERSION, Quiz, quiz_to_data
 from ...model.data import to_data
 from ...package import Package, WriteOptions
@@ -29,7 +30,8 @@ def dumps(quiz: Quiz) -> str:
 
 def write(quiz: Quiz, options: WriteOptions | None = None) -> Package:
     files = SpooledFiles()
-    files.put_chunks(f"{quiz.id}{EXTENSION}", _chunks(_pieces(quiz)))
+    # In UTF-8 about a spool's chunk at a time (which it puts on disk past its budget).
+    files.put_chunks(f"{quiz.id}{EXTENSION}", (part.encode("utf-8") for part in joined(_pieces(quiz), CHUNK)))
     return Package(files, zipped=False, extension=EXTENSION)
 
 
@@ -54,16 +56,3 @@ def _pieces(quiz: Quiz) -> Iterator[str]:
         text = json.dumps(to_data(question), ensure_ascii=False, indent=2).replace("\n", indent)
         yield text if not index else "," + indent + text
     yield scaffold[at + len(mark):]
-
-
-def _chunks(pieces: Iterator[str]) -> Iterator[bytes]:
-    """The pieces in UTF-8, about `CHUNK` bytes at a time (for the spool, which puts them on
-    disk past its budget)."""
-    held, size = [], 0
-    for piece in pieces:
-        held.append(piece)
-        size += len(piece)
-        if size >= CHUNK:
-            yield "".join(held).encode("utf-8")
-            held, size = [], 0
-    yield "".join(held).encode("utf-8")

@@ -105,6 +105,24 @@ def test_the_model_json_written_a_question_at_a_time_is_json_dumps_of_the_whole_
 
 @_SETTINGS
 @given(model_quizzes())
+def test_a_text_quiz_written_a_line_at_a_time_is_the_whole_one(quiz):
+    """The text writer's lines go into the spool a batch at a time, each let go once written:
+    a batch of one line, on disk, gives the bytes of its lines written at once."""
+    from lmsexport.formats.text import writer as text_writer
+
+    whole = lmsexport.write(quiz, "text")
+    saved = text_writer._BATCH, spool.BUDGET
+    text_writer._BATCH, spool.BUDGET = 1, 0
+    try:
+        pieced = lmsexport.write(quiz, "text")
+        (name,) = pieced.files
+        assert pieced.files.spilled() > 0 and pieced.files[name] == whole.files[name]
+    finally:
+        text_writer._BATCH, spool.BUDGET = saved
+
+
+@_SETTINGS
+@given(model_quizzes())
 def test_a_moodle_bank_and_a_scorm_page_put_in_the_spool_a_piece_at_a_time_are_the_whole_ones(quiz):
     """Moodle's bank a chunk after every question, the SCORM page a piece per question, every
     piece on disk (a spool of no budget): the bytes written whole; the bank, read back through

@@ -70,6 +70,7 @@ def convert_data(data: bytes | None, to: str, *, path: Path | None = None, chose
     folder = (path.parent if path is not None else Path.cwd()).resolve()
     log = Log() if log is None else log
     quiz = read_source(name, data, config.nearest(folder).defaults, source_format(data, path, chosen), log)
+    del data  # read from `path`, a 200 MB bank's bytes, let go before the quiz is written
     try:
         package = module.write(quiz, options)
     except OSError as exc:

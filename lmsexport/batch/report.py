@@ -10,7 +10,7 @@ from ..text import counted
 from .files import source_name
 from .pipeline import SourceResult
 from ..jsonout import encoded
-from .state import as_dict, content_hash
+from .state import content_hash
 
 
 def totals(results: list[SourceResult]) -> dict[str, int]:
@@ -68,4 +68,4 @@ def to_json(results: list[SourceResult], formats: list[str], seconds: float) -> 
         "summary": {**totals(results), "seconds": round(seconds, 3)},
         "sources": [_entry(result) for result in results],
     }
-    return encoded(document, "utf-8", default=as_dict, ensure_ascii=False, indent=2)
+    return encoded(document, "utf-8", ensure_ascii=False, indent=2)

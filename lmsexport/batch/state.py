@@ -139,7 +139,7 @@ class BuildState:
                 entries[source] = entry
         document = {"version": _STATE_VERSION, "sources": dict(sorted(entries.items()))}
         # ASCII with \u escapes: file names that are not UTF-8 (surrogate escapes) round-trip too.
-        write_atomic(self.path, encoded(document, "ascii", default=as_dict, indent=1))
+        write_atomic(self.path, encoded(document, "ascii", indent=1))
 
     @property
     def changed(self) -> bool:
@@ -192,10 +192,3 @@ def _same(written: dict | None, entry: dict | None) -> bool:
     return (all(written[key] == value for key, value in entry.items() if key != "warnings")
             and len(warnings) == len(entry["warnings"])
             and all(found.as_dict() == warning.as_dict() for found, warning in zip(warnings, entry["warnings"])))
-
-
-def as_dict(value) -> dict:
-    """A Diagnostic as the state and `--report` write it (`jsonout`'s `default`)."""
-    if isinstance(value, Diagnostic):
-        return value.as_dict()
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")

@@ -9,7 +9,7 @@ lmsexport's own, versioned like the model's (`"lmsexport-lint": 1`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Sequence
 from urllib.parse import quote
 
@@ -54,17 +54,7 @@ def json_pieces(diagnostics: Sequence[Diagnostic]) -> Iterator[str]:
         return {**diagnostic.as_dict(), "rule": rule.name if rule else None}
 
     document = {"lmsexport-lint": LINT_VERSION, "findings": list(diagnostics), "counts": counts(diagnostics)}
-    return jsonout.pieces(document, default=_as(Diagnostic, finding), ensure_ascii=False, indent=2)
-
-
-def _as(kind: type, convert: Callable) -> Callable:
-    """A `default` for `jsonout.pieces`: objects of `kind` converted, any other refused as json does."""
-    def default(value):
-        if isinstance(value, kind):
-            return convert(value)
-        raise TypeError(f"{type(value).__name__} is not JSON serializable")
-
-    return default
+    return jsonout.pieces(document, diagnostic=finding, ensure_ascii=False, indent=2)
 
 
 def _uri(source: str) -> dict:
@@ -111,8 +101,7 @@ def sarif_pieces(diagnostics: Sequence[Diagnostic]) -> Iterator[str]:
         "results": list(diagnostics),
     }
     document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
-    return jsonout.pieces(document, default=_as(Diagnostic, lambda d: _result(d, index)), ensure_ascii=False,
-                          indent=2)
+    return jsonout.pieces(document, diagnostic=lambda d: _result(d, index), ensure_ascii=False, indent=2)
 
 
 RENDERERS = {"text": text_pieces, "json": json_pieces, "sarif": sarif_pieces}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import math
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -125,7 +126,7 @@ def unmark_language(fragment: str) -> tuple[str, str | None]:
     match = _WRAPPER.match(fragment)
     if not match or not is_language_tag(match[2]) or not _balanced(match[4], match[1]):
         return fragment, None
-    return match[4], match[2]
+    return match[4], sys.intern(match[2])  # a bank's texts name a few languages over and over
 
 
 def text_from_html(fragment: str) -> Text:

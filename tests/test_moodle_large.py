@@ -93,9 +93,10 @@ def test_writing_and_validating_a_bank_takes_no_tree_of_it(source):
                          cwd=ROOT)  # so that it imports this checkout's lmsexport
     size, written, validated, findings = map(int, out.stdout.split())
     assert findings == 0
-    # 3 times its size (the pieces, then the file): the read leaves no freed memory to write into
+    # 3-4 times its size (the pieces, then the file): the read leaves no freed memory to write into
     # any more (before, ~0.7 times the bank of it lowered this measure); a tree would be ~11 times.
-    assert written < 4 * size, f"writing {size:,} bytes took {written:,} bytes more at the peak"
+    # The allocator moves it by a MB from run to run (11.6-12.8 MB for this 3.2 MB bank): 5 times.
+    assert written < 5 * size, f"writing {size:,} bytes took {written:,} bytes more at the peak"
     assert validated < size, f"validating {size:,} bytes took {validated:,} bytes more at the peak"
 
 

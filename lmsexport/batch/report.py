@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from .._version import __version__
 from ..diagnostics import Severity
+from ..jsonout import encoded
 from ..text import counted
 from .files import source_name
 from .pipeline import SourceResult
-from ..jsonout import encoded
 from .state import content_hash
 
 

@@ -31,5 +31,6 @@ __all__ = [
     "Answer", "Asset", "Choice", "Description", "Essay", "FillBlanks", "Gap", "MatchPair", "Matching", "ModelError",
     "MultipleChoice", "Numbering", "Numeric", "NumericAnswer", "OrderItem", "Ordering", "Pool", "Question", "Quiz",
     "READ_MODEL_VERSIONS", "Settings",
-    "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "question_from_data", "quiz_from_data", "quiz_to_data",
+    "ShortAnswer", "Text", "TrueFalse", "is_identifier", "is_language_tag", "question_from_data", "quiz_from_data",
+    "quiz_to_data",
 ]

@@ -102,10 +102,10 @@ def from_data(cls, data: dict):
     return cls(**{name: _convert(hints[name], value) for name, value in data.items() if name in known})
 
 
-def quiz_to_data(quiz: Quiz, *, questions: list | None = None) -> dict:
-    """The quiz's JSON form; with `questions`, those stand as they are in its questions' place
-    (a writer that puts each question's own form there, one at a time)."""
-    return to_data(quiz) if questions is None else to_data(quiz, questions=questions)
+def quiz_to_data(quiz: Quiz, **given) -> dict:
+    """The quiz's JSON form; fields `given` stand there as they are (`questions=[mark]`: a
+    writer that puts each question's own form in its place, one at a time)."""
+    return to_data(quiz, **given)
 
 
 def question_from_data(data: dict) -> Question:

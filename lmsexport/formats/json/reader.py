@@ -14,7 +14,9 @@ import unicodedata
 
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...markup import Sanitiser
-from ...model import MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Numbering, Quiz, question_from_data, quiz_from_data
+from ...model import (
+    MODEL_VERSION, READ_MODEL_VERSIONS, ModelError, Numbering, Quiz, question_from_data, quiz_from_data,
+)
 from ...textinput import decode
 
 READ_OPTIONS = ("log",)
@@ -40,11 +42,8 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
     except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
         raise _fail(source, "a number in it has too many digits to be read",
                     "write each number with the digits it needs (points, credits, tolerances)") from None
-    try:
-        if "\\u" in text or not unicodedata.is_normalized("NFC", text):
-            _nfc(document)
-    except RecursionError:  # parsed just within the limit, walked past it
-        raise _fail(source, "the JSON is nested too deeply to be a quiz model", _WRITE_AGAIN) from None
+    if "\\u" in text or not unicodedata.is_normalized("NFC", text):
+        _nfc(document)
     del text  # a 100,000-question model is 120 MB of JSON: let go before the model is built
     version = document.get("lmsexport-model") if isinstance(document, dict) else None
     if version not in READ_MODEL_VERSIONS or isinstance(version, bool):
@@ -71,18 +70,21 @@ def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
                     f"model, or {_WRITE_AGAIN}") from None
 
 
-def _nfc(node) -> None:
+def _nfc(document) -> None:
     """Every string value of the document made NFC in place, as every source's text is: after
     parsing, since normalising the JSON text itself can join an escape and a combining mark
     (`\\n` and U+0300 are `\\ǹ`), which is then no escape at all. A text that is NFC with no
     `\\u` escape has only NFC strings (its other escapes stand for ASCII before which, as
-    before their backslash, no mark joins): `read` skips this walk for it."""
-    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-    for key, value in items:
-        if isinstance(value, str):
-            node[key] = unicodedata.normalize("NFC", value)
-        else:
-            _nfc(value)
+    before their backslash, no mark joins): `read` skips this walk for it. Walked with a list,
+    not by recursion: the document may be nested as deep as the parser goes."""
+    containers = [document] if isinstance(document, (dict, list)) else []
+    while containers:
+        node = containers.pop()
+        for key, value in node.items() if isinstance(node, dict) else enumerate(node):
+            if isinstance(value, str):
+                node[key] = unicodedata.normalize("NFC", value)
+            elif isinstance(value, (dict, list)):
+                containers.append(value)
 
 
 def _build_questions(quiz, span: SourceSpan) -> None:

@@ -262,4 +262,3 @@ def test_the_json_writer_writes_whole_what_it_cannot_write_a_question_at_a_time(
     quiz = Quiz(id="q", title=title, questions=questions)
     document = {"lmsexport-model": 1, "quiz": lmsexport.model.quiz_to_data(quiz)}
     assert json_writer.dumps(quiz) == json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-

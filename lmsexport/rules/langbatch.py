@@ -86,5 +86,9 @@ def _features(model, texts: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.nda
     if not hits:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty, empty
-    keys, counts = np.unique(np.concatenate(hits) * model.features + np.concatenate(features), return_counts=True)
+    # Keys of (text, feature) to count: in 32 bits when they fit (a batch's always do), which
+    # numpy sorts in 60 % of the time it takes for 64 (a third of scoring was that sort).
+    key = np.int32 if len(texts) * model.features < 2**31 else np.int64
+    keys, counts = np.unique(np.concatenate(hits).astype(key) * key(model.features)
+                             + np.concatenate(features).astype(key), return_counts=True)
     return keys // model.features, keys % model.features, counts

@@ -53,9 +53,21 @@ class _Blanked(dict):
 
 
 _BLANKS = _Blanked()
+_ASCII_MARKS = re.compile(r"[!-/:-@\[-`{-~]+")
+"""ASCII's punctuation and symbols (all of them P or S): replaced by a space without a call
+back to Python, which leaves most texts with letters, digits and spaces only."""
 _MARKS = re.compile(r"(?:[^\w\s]|_)+")
-"""Where punctuation and symbols can be (no letter, digit or space is either): translating only
-these runs takes half the time of translating a whole text that is not ASCII."""
+"""Where other punctuation and symbols can be (no letter, digit or space is either): translating
+only these runs takes half the time of translating a whole text that is not ASCII."""
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A text as normalised words: NFKC, case folded, punctuation and symbols a space."""
+    spaced = _ASCII_MARKS.sub(" ", unicodedata.normalize("NFKC", text).casefold())
+    if not spaced.replace(" ", "").isalnum():  # something is left besides letters, digits and spaces
+        spaced = _MARKS.sub(lambda marks: marks.group().translate(_BLANKS), spaced)
+    # Interned: a bank says its words over and over, and every question's are kept till the end.
+    return tuple(map(sys.intern, spaced.split()))
 
 
 class _Words(NamedTuple):
@@ -67,11 +79,10 @@ class _Words(NamedTuple):
     """Its numbers, each once, sorted (a tuple: a one-number frozenset is 216 bytes, this 48)."""
 
     @classmethod
-    def of(cls, text: str) -> _Words:
-        folded = unicodedata.normalize("NFKC", text).casefold()
-        # Interned: a bank says its words over and over, and every question's are kept till the end.
-        words = tuple(map(sys.intern, _MARKS.sub(lambda marks: marks.group().translate(_BLANKS), folded).split()))
-        numbers = tuple(sorted({w for w in words if not w.isalpha() and any(map(str.isdigit, w))}))  # a word: no digit
+    def of(cls, words: tuple[str, ...]) -> _Words:
+        # Most texts are letters only, and have none.
+        numbers = () if "".join(words).isalpha() else tuple(
+            sorted({w for w in words if not w.isalpha() and any(map(str.isdigit, w))}))  # a word: no digit
         # Only a text of MIN_WORDS or more is compared by its set (`_similar`): a short one keeps none.
         return cls(words, frozenset(words) if len(words) >= MIN_WORDS else _NONE, numbers)
 
@@ -85,7 +96,8 @@ class _Entry(NamedTuple):
     quiz: int
     question: Question
     prompt: _Words
-    answers: tuple[_Words, ...]
+    answers: tuple[tuple[str, ...], ...]
+    """The words of its correct answers: compared (`_same_answers`) only once prompts are."""
 
 
 def _entries(quizzes: Sequence[Quiz]) -> list[_Entry]:
@@ -93,10 +105,10 @@ def _entries(quizzes: Sequence[Quiz]) -> list[_Entry]:
     for index, quiz in enumerate(quizzes):
         for question in quiz.questions:
             correct = question.correct_choices if isinstance(question, MultipleChoice) else ()
-            answers = tuple(_Words.of(visible(choice.text)) for choice in correct)
-            prompt = _Words.of(visible(question.prompt))
-            if prompt.words:
-                entries.append(_Entry(index, question, prompt, answers))
+            answers = tuple(_words(visible(choice.text)) for choice in correct)
+            prompt = _words(visible(question.prompt))
+            if prompt:
+                entries.append(_Entry(index, question, _Words.of(prompt), answers))
     return entries
 
 
@@ -108,8 +120,11 @@ def _similar(a: _Words, b: _Words) -> bool:
     return len(a.set & b.set) >= SIMILAR * len(a.set | b.set)
 
 
-def _same_answers(a: tuple[_Words, ...], b: tuple[_Words, ...]) -> bool:
-    return len(a) == len(b) and all(any(_similar(x, y) for y in b) for x in a)
+def _same_answers(a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...]) -> bool:
+    if len(a) != len(b):
+        return False
+    b_words = [_Words.of(words) for words in b]
+    return all(any(_similar(x, y) for y in b_words) for x in map(_Words.of, a))
 
 
 def _key(entry: _Entry) -> tuple:
@@ -118,7 +133,7 @@ def _key(entry: _Entry) -> tuple:
     is similar to. "... (1)?" and "... (2)?" never meet, nor do generic prompts ("Which is
     true?") with different short answers."""
     (answer, *more) = entry.answers or (None,)
-    short = answer.words if answer is not None and not more and len(answer.words) < MIN_WORDS else None
+    short = answer if answer is not None and not more and len(answer) < MIN_WORDS else None
     return entry.prompt.numbers, len(entry.answers), short
 
 
@@ -130,7 +145,7 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
     index: dict[tuple, list[int]] = defaultdict(list)
     exact: dict[tuple, int] = {}
     for later, entry in enumerate(entries):
-        first = exact.setdefault((entry.prompt.words, tuple(a.words for a in entry.answers)), later)
+        first = exact.setdefault((entry.prompt.words, entry.answers), later)
         if first != later:
             same[later] = first
             continue
@@ -207,7 +222,7 @@ def _find_repeats(quizzes: Sequence[Quiz]) -> Iterator[tuple[int, Finding, str]]
         first[later] = first.get(equal, equal)
     for later, earlier in sorted(first.items()):
         a, b = entries[earlier], entries[later]
-        same = a.prompt.words == b.prompt.words and [x.words for x in a.answers] == [y.words for y in b.answers]
+        same = a.prompt.words == b.prompt.words and a.answers == b.answers
         how = "repeats" if same else "nearly repeats"
         pooled = _pooled(quizzes[a.quiz], a.question, b.question) if a.quiz == b.quiz else ""
         yield b.quiz, Finding(

@@ -60,11 +60,23 @@ def _natural(token: str) -> bool:
     return token.islower() or sum(map(str.isupper, token)) < 2
 
 
+_HEAD = re.compile(r"\s*" + r"\s+".join([r"[^\W\d_]+"] * MIN_WORDS) + r"(?![\w'’.\-]*\w)")
+"""A text's first MIN_WORDS tokens (`_TOKEN`), when they are words between spaces (most texts)."""
+
+
 def _evidence(text: str) -> bool | None:
     """What a text's words say before the model is asked. None: fewer than MIN_WORDS natural
     words, so it is not judged. False: enough, but none in Latin letters, so it is not English
     (whatever the model would make of its names and terms). True: the model judges it. Stops
-    as soon as it knows (most texts: after three words)."""
+    as soon as it knows (most texts: after three words, seen by one match)."""
+    head = _HEAD.match(text)
+    if head is not None:
+        letters = "".join(head.group().split())
+        if letters.isalpha() and letters[1:].islower():  # words of letters, one capital at most: natural
+            if _LATIN.search(letters) is not None:
+                return True
+            if _LATIN.search(text) is None:
+                return False
     latin_letters = _LATIN.search(text) is not None  # without any, no word can be in Latin letters
     count, latin = 0, False
     for match in _TOKEN.finditer(text):

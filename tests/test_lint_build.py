@@ -57,32 +57,32 @@ def test_skipped_sources_show_their_warnings_again(tmp_path):
 
 
 def test_a_single_source_linted_in_a_child_process_gives_the_same_findings(tmp_path, monkeypatch):
-    """A fresh, single-threaded process lints one source in a forked child (background.py);
+    """A fresh, single-threaded process lints one source in a forked child (forked.py);
     the findings must be those of linting in process."""
     import subprocess
     import sys
 
-    import lmsexport.batch.background as background
+    import lmsexport.forked as forked
 
     source = str(ROOT / "quizzes" / "fsdp-yo.txt")
-    forked = subprocess.run([sys.executable, "-m", "lmsexport", "build", source, "-f", "json", "-o",
-                             str(tmp_path / "a")], capture_output=True, text=True)
-    monkeypatch.setattr(background, "available", lambda: False)
+    in_child = subprocess.run([sys.executable, "-m", "lmsexport", "build", source, "-f", "json", "-o",
+                               str(tmp_path / "a")], capture_output=True, text=True)
+    monkeypatch.setattr(forked, "available", lambda: False)
     in_process = _build(source, "-f", "json", "-o", str(tmp_path / "b"))
-    assert forked.returncode == in_process.exit_code == 0
-    findings = [line for line in forked.stderr.splitlines() if "[L0" in line]
+    assert in_child.returncode == in_process.exit_code == 0
+    findings = [line for line in in_child.stderr.splitlines() if "[L0" in line]
     assert findings and findings == [line for line in in_process.stderr.splitlines() if "[L0" in line]
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
 def test_on_one_core_a_build_lints_in_process_with_the_same_findings(tmp_path):
-    """Forking the lint pays only with a second core to run it on (background.available)."""
+    """Forking the lint pays only with a second core to run it on (forked.available)."""
     import subprocess
     import sys
 
     source = str(ROOT / "quizzes" / "fsdp-yo.txt")
     one_core = {"preexec_fn": lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})}
-    probe = subprocess.run([sys.executable, "-c", "from lmsexport.batch import background; print(background.available())"],
+    probe = subprocess.run([sys.executable, "-c", "from lmsexport import forked; print(forked.available())"],
                            capture_output=True, text=True, **one_core)
     assert probe.stdout.strip() == "False"
     runs = [subprocess.run([sys.executable, "-m", "lmsexport", "build", source, "-f", "json", "-o", str(tmp_path / name)],

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from . import background, config
-from .. import formats as registry
+from . import config
+from .. import forked, formats as registry
 from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .files import SOURCE_LIMIT, disk_name, read_chunks, read_regular, source_name, text_name
 from .memory import return_freed_memory
@@ -199,8 +199,8 @@ class Build:
         self.settings = settings
         self.state = BuildState(settings.out_dir)
         self.configs: dict[Path, config.Config] = {}
-        self.forked: background.ForkedCheck | None = None
-        """Lint of the only source, running in a child process while it is written."""
+        self.forked: tuple[str, forked.Forked] | None = None
+        """Lint of the only source (its name, the child), running in a child process while it is written."""
 
     @functools.cached_property
     def lint_ignore(self) -> tuple[str, ...]:
@@ -229,7 +229,7 @@ class Build:
             self._finish(results)
         finally:
             if self.forked is not None:
-                self.forked.cancel()
+                self.forked[1].cancel()
                 self.forked = None
         self._write_all([result for result in results if not result.skipped and not result.ignored], prints)
         return results
@@ -264,7 +264,7 @@ class Build:
             if findings is None:
                 from ..rules.runner import check
 
-                findings = check([r.quiz for r in made], ignore=self.lint_ignore, sources=list(by_source))
+                findings = check([r.quiz for r in made], ignore=self.lint_ignore, sources=list(by_source), split=True)
             for finding in findings:
                 by_source[finding.span.file].diagnostics.append(replace(finding, severity=Severity.WARNING))
         if self.settings.strict:
@@ -276,19 +276,21 @@ class Build:
 
     def _forked_findings(self, made: list[SourceResult]) -> list[Diagnostic] | None:
         """The forked lint's findings, if it linted exactly the quizzes made; else None."""
-        forked, self.forked = self.forked, None
-        if forked is None:
+        running, self.forked = self.forked, None
+        if running is None:
             return None
-        if len(made) != 1 or made[0].source != forked.source:
-            forked.cancel()
+        source, child = running
+        if len(made) != 1 or made[0].source != source:
+            child.cancel()
             return None
-        return forked.findings()
+        return child.result(otherwise=lambda: None)
 
     def _make_linting(self, work: Work) -> SourceResult:
         """`make`, with the quiz linted in a child process forked once it is read, while this
-        one writes it (background.py)."""
+        one writes it (forked.py)."""
         def lint(quiz: Quiz) -> None:
-            self.forked = background.ForkedCheck.start(quiz, self.lint_ignore, source_name(work.path))
+            source = source_name(work.path)
+            self.forked = source, forked.Forked.start(_check, quiz, self.lint_ignore, source)
 
         return make(work, self.settings, on_read=lint)
 
@@ -352,9 +354,9 @@ class Build:
         plan = list(self._plan(sources, named))
         todo = [work for done, work in plan if done is None]
         executor = workers(self.settings.jobs, len(todo))
-        # One source to write and lint: lint it in a child process meanwhile (background.py).
+        # One source to write and lint: lint it in a child process meanwhile (forked.py).
         fork = bool(self.settings.lint and self.settings.formats and executor is None and len(todo) == 1
-                    and background.available())
+                    and forked.available())
         if executor is None:
             make_one = self._make_linting if fork else functools.partial(make, settings=self.settings)
             made = map(make_one, todo)
@@ -381,6 +383,13 @@ class Build:
             result.written.append(target)
         self.state.record(result.source, print_, result.outputs, result.questions, result.warnings, result.inputs,
                           list(result.companions))
+
+
+def _check(quiz: Quiz, ignore: tuple[str, ...], source: str) -> list[Diagnostic]:
+    """Lint in the forked child, which imports the rules: the parent, writing, never does."""
+    from ..rules.runner import check
+
+    return check([quiz], ignore=ignore, sources=[source])
 
 
 def unwritable(source: str, target: Path, exc: OSError) -> Diagnostic:

@@ -68,7 +68,7 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
                 names.append(source_name(path))
     except FileNotFoundError as exc:
         raise click.UsageError(str(exc)) from None
-    diagnostics += check(quizzes, ignore=ignore, sources=names)
+    diagnostics += check(quizzes, ignore=ignore, sources=names, split=True)
     order = {source_name(path): position for position, path in enumerate(sources)}
     diagnostics.sort(key=lambda d: order.get(d.span.file, len(order)))
     report = RENDERERS[format_](diagnostics)

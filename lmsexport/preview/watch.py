@@ -3,7 +3,7 @@
 watchfiles (https://watchfiles.helpmanual.io/, the Rust `notify` crate: inotify, FSEvents,
 ReadDirectoryChangesW) does the watching, in a thread of its own, and hands each batch of
 changes over a queue; iterating a `Watcher` yields them until `stop()`. The thread also tells
-the build that forking is unsafe (batch/background.py: a fork copies one thread only), so a
+the build that forking is unsafe (forked.py: a fork copies one thread only), so a
 build run meanwhile never forks around watchfiles' own threads.
 
 A folder given is watched with everything under it; a file given, through its folder (an

@@ -27,6 +27,7 @@ that, sharing its rarest words, can go unreported).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import sys
@@ -140,17 +141,22 @@ def _key(entry: _Entry) -> tuple:
 def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[int, int]]:
     """Pairs (earlier, later) of entries whose prompts may be similar; `same` gets the entries
     equal in every word to an earlier one (later -> the first such), which are not indexed: they
-    meet what their first meets."""
-    frequency = Counter(word for entry in entries for word in set(entry.prompt.words))
+    meet what their first meets. An entry whose key (`_key`) no other has repeats nothing and
+    is repeated by nothing: it is left out (most of a bank whose prompts are numbered, or whose
+    answers are short)."""
+    frequency = Counter(itertools.chain.from_iterable(entry.prompt.set or set(entry.prompt.words) for entry in entries))
+    keys = list(map(_key, entries))
+    shared = {key for key, count in Counter(keys).items() if count > 1}
     index: dict[tuple, list[int]] = defaultdict(list)
     exact: dict[tuple, int] = {}
-    for later, entry in enumerate(entries):
+    for later, (entry, key) in enumerate(zip(entries, keys)):
+        if key not in shared:
+            continue
         first = exact.setdefault((entry.prompt.words, entry.answers), later)
         if first != later:
             same[later] = first
             continue
-        key = _key(entry)
-        words = sorted(sorted(set(entry.prompt.words)), key=frequency.__getitem__)  # rarest first, ties by word
+        words = sorted(sorted(entry.prompt.set or set(entry.prompt.words)), key=frequency.__getitem__)  # rarest first, ties by word
         seen = set()
         for word in words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]:
             posting = index[key, word]

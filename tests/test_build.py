@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -109,6 +110,29 @@ def test_console_entry_exits_with_the_commands_status_and_all_its_output(tmp_pat
     assert usage.returncode == 2 and "nope" in usage.stderr
     piped = subprocess.run(f"{sys.executable} -m lmsexport formats | head -1", shell=True, capture_output=True, text=True)
     assert piped.returncode == 0 and piped.stdout.count("\n") == 1 and not piped.stderr
+
+
+@pytest.mark.parametrize("given, seen", [(None, "1"), ("4", "4")])
+def test_the_console_entry_keeps_openblas_to_one_thread_unless_told(monkeypatch, given, seen):
+    """numpy's OpenBLAS threads, which lmsexport never uses, spin on every core after numpy is
+    imported (L020 imports it for many texts): the console entry asks for one."""
+    import gc
+
+    from lmsexport import cli
+
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    found = []
+    monkeypatch.setattr(cli, "main", lambda **_: found.append(os.environ.get("OPENBLAS_NUM_THREADS")))
+    monkeypatch.setattr(cli.os, "_exit", lambda code: found.append(code))
+    threshold = gc.get_threshold()
+    try:
+        cli.run()
+    finally:
+        gc.set_threshold(*threshold)
+    assert found == [seen, 0]
 
 
 def test_version_does_not_import_heavy_modules():

@@ -29,10 +29,13 @@ from .validating import validate
 def run() -> None:
     """The console script and `python -m lmsexport`: `main()`, with the cyclic garbage collector
     run less often (in a build of 2,000 questions it ran 206 times to free 1,500 objects of
-    the hundreds of thousands it walked: ~15 ms of a 0.6 s run),
+    the hundreds of thousands it walked: ~15 ms of a 0.6 s run) and OpenBLAS on one thread,
     then an exit that skips the interpreter's teardown: a build of 2,000 questions leaves
     ~100,000 objects, which the OS reclaims at once and Python would free one by one (~35 ms)."""
     gc.set_threshold(100_000, 50, 50)  # as mypy does: a run makes objects in the 100,000s, few cycles
+    # numpy (imported by L020 for many texts) starts a thread per core for OpenBLAS, which
+    # lmsexport never calls, and they spin: 0.06-0.1 s of CPU. The user's own setting stands.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         main(prog_name="lmsexport")
         code = 0

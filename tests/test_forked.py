@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def test_a_child_that_dies_without_answering_leaves_the_work_to_the_parent():
 
 @needs_fork
 def test_a_cancelled_child_is_reaped():
-    child = forked.Forked.start(__import__("time").sleep, 30)
+    child = forked.Forked.start(time.sleep, 30)
     child.cancel()
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)
@@ -89,3 +90,37 @@ def test_lint_split_between_two_processes_finds_what_one_process_finds(tmp_path)
                          env={**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")})
     assert run.returncode == 0, run.stderr
     assert all(f"'{code}'" in run.stdout for code in ("L000", "L020", "L030", "L040")), run.stdout
+
+
+_FAILING = """
+import dataclasses, os, sys
+import lmsexport
+from lmsexport import forked
+from lmsexport.rules import runner
+
+started = []
+start = forked.Forked.start
+forked.Forked.start = lambda *args, **kwargs: started.append(start(*args, **kwargs)) or started[-1]
+runner.SPLIT_FROM = 1
+
+def broken(quiz):
+    raise RuntimeError("a rule that fails")
+
+runner.RULES = tuple(dataclasses.replace(rule, function=broken) if rule.code == "L001" else rule for rule in runner.RULES)
+try:
+    runner.check([lmsexport.read(sys.argv[1])], split=True)
+except RuntimeError:
+    pass
+try:
+    os.waitpid(started[0].pid, os.WNOHANG)
+except ChildProcessError:
+    print("reaped")
+"""
+
+
+@needs_fork
+def test_a_rule_failing_in_the_parent_stops_and_reaps_the_child(tmp_path):
+    run = subprocess.run([sys.executable, "-c", _FAILING, str(ROOT / "quizzes" / "fsdp-yo.txt")], capture_output=True,
+                         text=True, env={**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "reaped"

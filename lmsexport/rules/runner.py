@@ -84,7 +84,12 @@ def check(
         if forked.available():
             child = forked.Forked.start(_found, quizzes, origins, codes & _FORKED, False)
             codes -= _FORKED
-    found = _found(quizzes, origins, codes, True)
+    try:
+        found = _found(quizzes, origins, codes, True)
+    except BaseException:
+        if child is not None:
+            child.cancel()  # not left running, or as a zombie, when a rule fails here
+        raise
     if child is not None:
         found += child.result(otherwise=lambda: _found(quizzes, origins, _FORKED - ignore, False))
     # Findings with equal keys come from one rule, run in one process: the order is as without a child.

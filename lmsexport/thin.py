@@ -7,6 +7,12 @@ their files and dependencies, takes 2 kB an item (200 MB at 100,000 questions). 
 element answers those questions (`get`, `iter`, `findall`, `sourceline`, `text`, `nsmap`) in
 a third of that. `Thinning` turns each part the parser finished into one and lets the parser
 drop it, then makes the document's root, with every part in its parent.
+
+A Thin element knows no line: validation sends a streamed document with any finding to the
+whole check, whose findings name their lines, so the streamed rules only tell whether there is
+one (a line past 256 was one more object: 13 MB of a 100,000-item manifest). An attribute's
+value equal to the one last read under its name is that same string: every resource's `type`,
+and a resource's `href` and its file's (another 14 MB there).
 """
 
 from __future__ import annotations
@@ -18,19 +24,20 @@ _NO_NAMESPACES: dict = {}
 
 
 class Thin:
-    """An element, read only: tag (Clark notation), attributes, line, text, children."""
+    """An element, read only: tag (Clark notation), attributes, text, children."""
 
-    __slots__ = ("tag", "_attributes", "sourceline", "text", "_children", "nsmap")
+    __slots__ = ("tag", "_attributes", "text", "_children")
+    sourceline = None
+    """Not kept (see the module's doc): what lxml gives an element whose line it does not know."""
+    nsmap = _NO_NAMESPACES
+    """The namespaces declared on the document's root (`validation` tells a manifest by them); {} below it."""
 
-    def __init__(self, node, children: list[Thin], nsmap: dict = _NO_NAMESPACES):
+    def __init__(self, node, attributes: tuple, children: list[Thin]):
         self.tag = sys.intern(node.tag)
-        self._attributes = tuple(value for name, value in node.items() for value in (sys.intern(name), value))
-        self.sourceline = node.sourceline
+        self._attributes = attributes
         text = node.text
         self.text = text if text and not text.isspace() else None
         self._children = tuple(children)
-        self.nsmap = nsmap
-        """The namespaces declared on the document's root (`validation` tells a manifest by them); {} below it."""
 
     def get(self, key: str, default=None):
         pairs = self._attributes
@@ -51,6 +58,16 @@ class Thin:
         return [child for child in self._children if child.tag == tag]
 
 
+class _Root(Thin):
+    """The document's root, the one element with namespaces of its own (a slot the others go without)."""
+
+    __slots__ = ("nsmap",)
+
+    def __init__(self, node, attributes: tuple, children: list[Thin], nsmap: dict):
+        super().__init__(node, attributes, children)
+        self.nsmap = nsmap
+
+
 def _matches(tag: str, wanted: str) -> bool:
     if wanted.startswith("{*}"):
         return tag.rpartition("}")[2] == wanted[3:]
@@ -61,6 +78,8 @@ class Thinning:
     """The parts of one document a parser has finished, made `Thin` and dropped from its tree."""
 
     def __init__(self):
+        self._values: dict[str, str] = {}
+        """Attribute name -> the value last read under it (see the module's doc)."""
         self._parts: dict[object, list[Thin]] = {}
         """lxml element -> its children already made Thin (the element itself still open)."""
         self._last: dict[object, object] = {}
@@ -79,9 +98,26 @@ class Thinning:
 
     def root(self, root) -> Thin:
         """The whole document (its parser closed): what is left of the tree, with every part taken."""
-        return self._made(root, frozenset(self._last.values()), dict(root.nsmap))
+        taken = frozenset(self._last.values())
+        return _Root(root, self._attributes(root), self._children(root, taken), dict(root.nsmap))
 
-    def _made(self, node, taken: frozenset = frozenset(), nsmap: dict = _NO_NAMESPACES) -> Thin:
+    def _made(self, node, taken: frozenset = frozenset()) -> Thin:
         """`node` and its children (but those emptied, `taken`) as Thin, with the parts taken from it."""
-        children = [self._made(child, taken) for child in node if isinstance(child.tag, str) and child not in taken]
-        return Thin(node, children + self._parts.pop(node, []), nsmap)
+        return Thin(node, self._attributes(node), self._children(node, taken))
+
+    def _children(self, node, taken: frozenset) -> list[Thin]:
+        made = [self._made(child, taken) for child in node if isinstance(child.tag, str) and child not in taken]
+        return made + self._parts.pop(node, [])
+
+    def _attributes(self, node) -> tuple:
+        """`node`'s attributes as (name, value, name, value, ...), names interned, values shared
+        with the last of their name when equal."""
+        pairs, last = [], self._values
+        for name, value in node.items():
+            name = sys.intern(name)
+            if last.get(name) == value:
+                value = last[name]
+            else:
+                last[name] = value
+            pairs += (name, value)
+        return tuple(pairs)

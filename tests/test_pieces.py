@@ -211,6 +211,19 @@ def test_a_broken_large_document_gets_the_findings_of_the_whole_check(tmp_path, 
     assert whole and lmsexport.validate(package) == whole
 
 
+def test_a_streamed_manifest_keeps_no_lines_and_one_string_for_a_repeated_value(monkeypatch):
+    """What the package rules keep of a large manifest (`thin.Thin`): a finding sends it to the
+    whole check, which has the lines; every resource's `type` and a resource's `href` and its
+    file's are one string."""
+    monkeypatch.setattr(validation, "STREAMED", 0)
+    _, pieced = _pieced(_quiz(), "qti")
+    head = validation._streamed(pieced.files, "imsmanifest.xml", "big.zip!imsmanifest.xml")
+    items = [node for node in head.iter("{*}resource") if node.get("type") == "imsqti_item_xmlv2p1"]
+    assert len(items) == 5 and {node.sourceline for node in head.iter()} == {None}
+    assert all(node.get("type") is items[0].get("type") for node in items)
+    assert all(node.findall(f"{{{NS['imscp']}}}file")[0].get("href") is node.get("href") for node in items)
+
+
 def _large_package(encoding: str = "UTF-8") -> dict[str, bytes]:
     """A content package whose manifest, past 10 MB, lists 40,000 files."""
     manifest = etree.Element(f"{{{NS['imscp']}}}manifest", identifier="M", nsmap={None: NS["imscp"]})

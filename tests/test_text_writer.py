@@ -235,6 +235,15 @@ def test_identical_options_are_spelt_apart_and_read_back_as_they_were():
     assert package.warnings == [] and _read_back(package) == quiz
 
 
+def test_an_option_of_quotation_marks_is_spelt_apart_as_any_other():
+    """A `"` written as it is is text, not markup (Hypothesis found two `"` options warned of, W457)."""
+    quiz = _choice_quiz(Text("a"), Text('"'), Text('"'), Text('"x"'), Text('"x"'))
+    package = lmsexport.write(quiz, "text")
+    options = [line.strip() for line in _text_of(package).decode("utf-8").splitlines() if "•" in line]
+    assert options == ["*• a", '• "', "• &#34;", '• "x"', '• &#34;x"']
+    assert package.warnings == [] and _read_back(package) == quiz
+
+
 def test_options_with_nothing_to_tell_them_apart_are_warned_about():
     package = lmsexport.write(_choice_quiz(Text("a"), Text(""), Text("")), "text")
     assert [(d.code, "question 1: lmsexport text cannot carry two options with nothing" in d.message)

@@ -228,7 +228,7 @@ def _characters(source: str):
     math = {index for edge in _MATH_EDGE.finditer(source) for index in range(edge.start(), edge.end())}
     for unit in _SPELLING.finditer(source):
         character = html.unescape(unit.group())
-        if unit["tag"] or unit.start() in math or len(character) != 1 or (unit["raw"] and character in '<>&"'):
+        if unit["tag"] or unit.start() in math or len(character) != 1 or (unit["raw"] and character in '<>&'):
             continue
         if html.unescape(f"&#{ord(character)};") == character:
             yield unit, character

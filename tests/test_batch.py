@@ -224,3 +224,30 @@ def test_lint_takes_folders_and_jobs(course, tmp_path):
     result = _run("lint", str(course), "--jobs", "2", "--format", "json")
     assert result.exit_code == 1  # the unreadable source is an error
     assert "6 sources checked" in result.stderr and '"E201"' in result.stdout
+
+
+@pytest.mark.parametrize(("options", "alive"), [(("-f", "qti,moodle", "--no-lint"), [True, False]),
+                                                (("-f", "qti,moodle"), [True, True])])
+def test_the_command_line_lets_a_quiz_go_before_its_last_package_is_checked(tmp_path, monkeypatch, options, alive):
+    """The check reads only the package, so the quiz (100,000 questions' model is ~290 MB) goes
+    once its last package is written, unless lint, which runs after, reads it; the report still
+    names it."""
+    import gc
+
+    from lmsexport import validation
+    from lmsexport.model import Quiz
+
+    source = tmp_path / "let-go.txt"
+    source.write_text("---\nid: let-go\n---\nQuiz\n\n1. Which?\n   *• right\n   • wrong\n", encoding="utf-8")
+    seen, check = [], validation.validate_files
+
+    def spy(files, **kwargs):
+        seen.append(any(isinstance(item, Quiz) and item.id == "let-go" for item in gc.get_objects()))
+        return check(files, **kwargs)
+
+    monkeypatch.setattr(validation, "validate_files", spy)
+    report = tmp_path / "report.json"
+    result = _run("build", str(source), *options, "-o", str(tmp_path / "out"), "--jobs", "1", "--report", str(report))
+    assert result.exit_code == 0, result.stderr
+    assert seen == alive
+    assert json.loads(report.read_text(encoding="utf-8"))["sources"][0]["quiz"] == "let-go"

@@ -62,6 +62,9 @@ class BuildSettings:
     """Warnings are errors: a source with any gets nothing written."""
     source_format: str | None = None
     """The format every source is read as (`--from`), instead of each file's suffix and content."""
+    keep_quizzes: bool = True
+    """Each result keeps its quiz (`SourceResult.quiz`). The command line, which needs no quiz
+    once its packages are written, lets it go when lint does not need it either (see `make`)."""
 
 
 @dataclass
@@ -70,6 +73,9 @@ class SourceResult:
 
     source: str
     quiz: Quiz | None = None
+    """The quiz read (None if it could not be, or if the build let it go: `BuildSettings.keep_quizzes`)."""
+    quiz_id: str | None = None
+    """The quiz's id, which outlives the quiz (the report names it)."""
     written: list[Path] = field(default_factory=list)
     skipped: bool = False
     """Up to date: nothing was rebuilt."""
@@ -123,7 +129,11 @@ class Work:
 
 def make(work: Work, settings: BuildSettings, on_read: Callable[[Quiz], None] | None = None) -> SourceResult:
     """Read, write and validate one source, in memory (runs in a worker process); `on_read`
-    is given the quiz once it is read, before it is written."""
+    is given the quiz once it is read, before it is written.
+
+    Unless the settings keep it, or lint (which runs after every source is made) will read it,
+    the quiz goes once its last package is written, before that package is checked: the check
+    reads only the package, and 100,000 questions' model (~290 MB) no longer adds to its peak."""
     from ..validation import TreeChecks, validate_files
 
     started = time.perf_counter()
@@ -134,7 +144,8 @@ def make(work: Work, settings: BuildSettings, on_read: Callable[[Quiz], None] | 
     if result.quiz is not None and on_read is not None:
         on_read(result.quiz)
     if result.quiz is not None:
-        result.questions = len(result.quiz.questions)
+        result.quiz_id, result.questions = result.quiz.id, len(result.quiz.questions)
+        last = settings.formats[-1] if settings.formats and not settings.keep_quizzes and not settings.lint else None
         result.inputs = {f"{text_name(path.parent)}/{relative}": content_hash(content)
                          for relative, content in loaded.items()}
         grouped = len(settings.formats) > 1
@@ -152,6 +163,9 @@ def make(work: Work, settings: BuildSettings, on_read: Callable[[Quiz], None] | 
                 continue
             result.diagnostics += package.warnings
             target = output_path(settings.out_dir, result.quiz, name, package.extension, grouped)
+            if name == last:
+                result.quiz = None
+            return_freed_memory()  # what the write (and the quiz) freed: the check's peak does not stack on it
             try:
                 zipping = Zipping(package)
                 findings = validate_files(package.files, source=source_name(target), checked=checked)
@@ -257,7 +271,7 @@ class Build:
 
     def _finish(self, results: list[SourceResult]) -> None:
         """Lint what was built (findings become warnings of their source), then apply --strict."""
-        made = [result for result in results if result.quiz is not None and not result.failed]
+        made = [result for result in results if result.quiz_id is not None and not result.failed]
         if self.settings.lint and made:
             by_source = {result.source: result for result in made}
             findings = self._forked_findings(made)

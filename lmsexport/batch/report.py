@@ -47,7 +47,7 @@ def _entry(result: SourceResult) -> dict:
     return {
         "source": result.source,
         "status": status,
-        "quiz": result.quiz.id if result.quiz else None,
+        "quiz": result.quiz_id,
         "questions": result.questions,
         "outputs": [
             {"path": source_name(path), "hash": content_hash(result.outputs[path])} if path in result.outputs

@@ -128,6 +128,7 @@ def build(paths, formats, out, jobs, force, fail_fast, report, config_path, stri
         lint_ignore=tuple(ignore),
         strict=strict,
         source_format=source_format,
+        keep_quizzes=False,
     )
     started = time.perf_counter()
     results = _build_once(settings, list(paths), len(sources), quiet, verbose, watch)

@@ -92,3 +92,33 @@ def test_a_bank_in_a_format_that_cannot_write_one_is_refused(tmp_path):
     with pytest.raises(registry.UnknownFormat):
         lmsexport.build([tmp_path / "a.txt"], ["qti"], tmp_path / "out", bank="b")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_large_bank_is_built_from_pieces_as_from_its_bytes(tmp_path, monkeypatch):
+    """Past `CUT_FROM` bytes, a bank is read from pieces let go as they are parsed (chunks.py):
+    every package and every message is the one the bank's bytes give, a broken bank's errors too."""
+    from lmsexport import chunks
+    from lmsexport.batch import pipeline
+
+    banks = tmp_path / "banks"
+    banks.mkdir()
+    for name in ("moodle-4-export.xml", "broken_cloze_questions.xml"):
+        (banks / name).write_bytes((ROOT / "tests" / "fixtures" / "moodle" / name).read_bytes())
+    (banks / "cut.xml").write_bytes((banks / "moodle-4-export.xml").read_bytes()[:-200])
+    drained, drain = [], chunks.Chunks.drain
+
+    def spy(self):
+        drained.append(len(self))
+        return drain(self)
+
+    monkeypatch.setattr(chunks.Chunks, "drain", spy)
+    runs = []
+    for cut_from in (pipeline.CUT_FROM, 0):
+        monkeypatch.setattr(pipeline, "CUT_FROM", cut_from)
+        out = tmp_path / str(cut_from)
+        result = _build(str(banks), "-f", "qti,moodle", "--no-lint", "--jobs", "1", "-o", str(out))
+        packages = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("[!.]*")) if p.is_file()}
+        runs.append((result.exit_code, re.sub(r" in [0-9.]+ s$", "", result.stderr.replace(str(out), "OUT")), packages))
+    whole, cut = runs
+    assert cut == whole and whole[0] == 1 and len(whole[2]) == 2 and "[E601]" in whole[1] and "[E607]" in whole[1]
+    assert len(drained) == 3

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 import lmsexport
-from lmsexport.batch.memory import return_freed_memory
+from lmsexport.memory import return_freed_memory
 from lmsexport.validation import validate_files
 from lmsexport.formats.moodle import writer as moodle
 
@@ -104,7 +104,7 @@ _READ_MEMORY = """
 import sys
 from pathlib import Path
 
-from lmsexport.batch.memory import return_freed_memory
+from lmsexport.memory import return_freed_memory
 from lmsexport.formats.moodle import reader
 
 

@@ -461,3 +461,31 @@ def test_moodles_banks_come_back_through_our_writer(source):
         quiz, back = (dataclasses.replace(q, questions=tuple(x for x in q.questions if x.kind != "fill_blanks"))
                       for q in (quiz, back))
     assert back == quiz
+
+
+def _read(data, source: str = "case.xml"):
+    """What the Moodle reader makes of `data`: the quiz (or None), the warnings, the errors."""
+    from lmsexport.formats.moodle import reader
+
+    log = lmsexport.Log()
+    try:
+        return reader.read(data, source=source, log=log), log.diagnostics, []
+    except SourceError as exc:
+        return None, log.diagnostics, exc.diagnostics
+
+
+_CUT_BANKS = [*sorted(FIXTURES.glob("*.xml")), *(case.input.encode("utf-8") for case in casefile.load(ERRORS))]
+
+
+@pytest.mark.parametrize("bank", _CUT_BANKS, ids=lambda bank: getattr(bank, "name", "case"))
+def test_a_bank_read_in_chunks_is_the_bank_read_whole(bank):
+    """A large bank is read from pieces let go as they are parsed (chunks.py): the same quiz,
+    warnings and errors, with the same lines and columns, wherever the pieces are cut (one byte,
+    a few, a block), and the pieces are gone once it is read."""
+    from lmsexport.chunks import Chunks
+
+    data = bank.read_bytes() if isinstance(bank, Path) else bank
+    for size in (1, 7, 4096):
+        chunks = Chunks.of(data, size)
+        assert _read(chunks) == _read(data), size
+        assert len(chunks) == 0 or _read(data)[0] is None

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import config
 from .. import forked, formats as registry
+from ..chunks import Chunks
 from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .files import SOURCE_LIMIT, disk_name, read_chunks, read_regular, source_name, text_name
-from .memory import return_freed_memory
+from ..memory import return_freed_memory
 from .outputs import OutputLock, remove_stale_parts
 from ..package import Spilled, Zipping, write_atomic
 from .sources import find_sources, looks_like_a_quiz, named_files
@@ -30,6 +31,10 @@ from .state import BuildState, content_hash, fingerprint
 
 if TYPE_CHECKING:  # a build with nothing to rebuild loads neither the model nor lxml (validation)
     from ..model import Quiz
+
+
+CUT_FROM = 16_000_000
+"""Bytes from which a source is read in `Chunks`, if its reader can (`Build._cut`)."""
 
 
 class OutputInvalid(RuntimeError):
@@ -116,11 +121,13 @@ class Work:
     """A source to make: its bytes (read once, for its fingerprint and its quiz) until it is read."""
 
     path: Path
-    data: bytes | None = field(repr=False)
+    data: bytes | Chunks | None = field(repr=False)
     defaults: dict
     print_: str
+    format: str | None = None
+    """The format a source in `Chunks` is read as (a sniff needs bytes): see `Build._cut`."""
 
-    def take(self) -> bytes:
+    def take(self) -> bytes | Chunks:
         """The source's bytes, which this work no longer holds: a 200 MB bank is not kept
         through its writing (its model and packages are what the build needs from then on)."""
         data, self.data = self.data, None
@@ -140,7 +147,8 @@ def make(work: Work, settings: BuildSettings, on_read: Callable[[Quiz], None] | 
     path = work.path
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
-    result.quiz, result.diagnostics = read_one(path, work.take(), work.defaults, settings.source_format, loaded)
+    result.quiz, result.diagnostics = read_one(path, work.take(), work.defaults, work.format or settings.source_format,
+                                               loaded)
     if result.quiz is not None and on_read is not None:
         on_read(result.quiz)
     if result.quiz is not None:
@@ -335,7 +343,8 @@ class Build:
                 continue
             if fresh is None:
                 self.state.rebuilding(source)
-                yield None, Work(path, data, defaults, print_)
+                data, format = self._cut(path, data)
+                yield None, Work(path, data, defaults, print_, format)
                 continue
             entry = self.state.entries[source]
             warnings = [warning for warning in entry["warnings"] if self._replays(warning.code)]
@@ -343,6 +352,20 @@ class Build:
             skipped = SourceResult(source, written=fresh, skipped=True, diagnostics=warnings,
                                    questions=entry.get("questions", 0), companions=companions)
             yield skipped, Work(path, None, defaults, print_)
+
+    def _cut(self, path: Path, data: bytes) -> tuple[bytes | Chunks, str | None]:
+        """The bytes a source is read from, and its format when they are `Chunks`: a source past
+        `CUT_FROM` bytes whose reader reads chunks is cut into them (its reader lets each go once
+        parsed: a 200 MB bank's bytes are not held through the read), the bytes fingerprinted."""
+        if len(data) < CUT_FROM:
+            return data, None
+        try:
+            name = self.settings.source_format or registry.detect(path, data)[0]
+        except registry.UnknownFormat:
+            return data, None  # the read says so (E002)
+        if not getattr(registry.reader(name), "READS_CHUNKS", False):
+            return data, None
+        return Chunks.of(data), name
 
     def _no_quiz(self, path: Path, data: bytes, named: set[Path]) -> bool:
         """Whether a file a folder search found is no quiz, and is left alone (named ones are built)."""

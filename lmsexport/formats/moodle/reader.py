@@ -24,6 +24,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from ...chunks import Chunks
 from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import ID_LIMIT, slug
 from ...markup import Sanitiser
@@ -41,6 +42,8 @@ SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essa
 """The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""
 READ_OPTIONS = ("log",)
 """`read` takes `log`: where the questions skipped and what the model holds otherwise are told."""
+READS_CHUNKS = True
+"""`read` takes a large bank's bytes as `chunks.Chunks`, and lets each piece go once parsed."""
 _READERS = {**KIND_READERS, **MAPPED_READERS}
 _FATAL = frozenset({"E609", "E610"})
 """Problems that refuse the file even when its other questions read: a hostile file name or image."""
@@ -69,7 +72,7 @@ class _Category:
     idnumber: str
 
 
-def read(data: str | bytes, *, source: str, log: Log | None = None) -> Quiz:
+def read(data: str | bytes | Chunks, *, source: str, log: Log | None = None) -> Quiz:
     """Read a Moodle XML file question by question; what is skipped or lost goes to `log`
     (lmsexport.read always gives one). Raises SourceError when the file is no bank, when it is
     hostile, or when none of its questions can be read (with the reason for each)."""

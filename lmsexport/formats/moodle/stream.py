@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from ...chunks import Chunks
 from ...diagnostics import Diagnostic, SourceError, SourceSpan
 
 _HARDENED = {"resolve_entities": False, "no_network": True, "huge_tree": False}
@@ -24,15 +25,17 @@ _EXPORT_HINT = ("lmsexport reads Moodle XML question banks: a <quiz> holding <qu
 _ENTITY_HINT = "write the text itself: lmsexport never expands entities (they are how XML bombs work)"
 
 
-def questions(data: bytes, source: str) -> Iterator:
+def questions(data: bytes | Chunks, source: str) -> Iterator:
     """Each `<question>` of the bank in file order (the root itself for a bare `<question>`);
-    each is cleared once the next is asked for. Raises SourceError for what refuses the file."""
+    each is cleared once the next is asked for. Raises SourceError for what refuses the file.
+    A bank in `Chunks` is let go a piece at a time as it is parsed."""
     try:
-        root = _root(data, source)
+        root = _root(data.view() if isinstance(data, Chunks) else io.BytesIO(data), source)
         if root.tag == "question":
-            yield from _bare(data, source)
+            yield from _bare(data.joined() if isinstance(data, Chunks) else data, source)
             return
-        events = etree.iterparse(io.BytesIO(data), events=("end",), tag="question", **_HARDENED)
+        events = etree.iterparse(data.drain() if isinstance(data, Chunks) else io.BytesIO(data), events=("end",),
+                                 tag="question", **_HARDENED)
         for _, node in events:
             parent = node.getparent()
             if parent is None or parent.getparent() is not None:
@@ -48,9 +51,10 @@ def questions(data: bytes, source: str) -> Iterator:
                                       "Moodle refuses it too; fix the XML, or export the bank again")]) from None
 
 
-def _root(data: bytes, source: str):
-    """The document's root element, read without parsing the rest; E602 unless `<quiz>` or `<question>`."""
-    for _, root in etree.iterparse(io.BytesIO(data), events=("start",), **_HARDENED):
+def _root(document, source: str):
+    """The root element of the `document` (a file), read without parsing the rest; E602 unless
+    `<quiz>` or `<question>`."""
+    for _, root in etree.iterparse(document, events=("start",), **_HARDENED):
         if root.tag in ("quiz", "question"):
             return root
         name = root.tag.rpartition("}")[2]  # not etree.QName: a namespace may hold "}" (xmlns="a}b")

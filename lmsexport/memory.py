@@ -2,7 +2,8 @@
 
 glibc keeps the blocks freed by a format's lxml trees for the process, so without this
 the next format's peak stacks on the last one's and a 10,000-question `--format all`
-build peaks higher than any one format needs.
+build peaks higher than any one format needs; and it keeps the pieces of a large source
+once they are read (chunks.py), which the model read from them cannot use.
 """
 
 from __future__ import annotations

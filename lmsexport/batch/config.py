@@ -22,15 +22,17 @@ vocabulary that every source with settings shares, so no format's module is need
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, SourceError, SourceSpan
-from ..interface.custom import LIMIT as MESSAGES_LIMIT, MessagesFile
 from .files import read_regular
 from ..settings import KEYS as HEADER_KEYS, OWN
 from .files import source_name
+
+if TYPE_CHECKING:  # a build reads a messages file only when a lmsexport.toml names one (start-up: 6 ms)
+    from ..interface.custom import MessagesFile
 
 FILE_NAME = "lmsexport.toml"
 RUN_KEYS = ("formats", "out", "jobs", "defaults")
@@ -53,6 +55,8 @@ def _problem(path: Path, message: str, hint: str = "") -> Diagnostic:
 
 
 def _unknown(path: Path, key: str, known) -> Diagnostic:
+    import difflib
+
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
     hint = (f"did you mean {close[0]}? " if close else "") + f"known keys: {', '.join(known)}"
     return _problem(path, f"unknown key {key!r}", hint)
@@ -80,9 +84,11 @@ def _defaults(path: Path, table, problems: list) -> dict:
 def _messages_file(path: Path, relative: str, problems: list) -> MessagesFile | None:
     """The messages file `[defaults]` names, relative to the lmsexport.toml; each quiz checks it
     against its own language when it is read."""
+    from ..interface.custom import LIMIT, MessagesFile
+
     target = path.parent / relative
     try:
-        return MessagesFile(target.as_posix(), read_regular(target, MESSAGES_LIMIT))
+        return MessagesFile(target.as_posix(), read_regular(target, LIMIT))
     except OSError as exc:
         problems.append(_problem(path, f"defaults.messages: cannot read {target.as_posix()}: {exc.strerror or exc}",
                                  "give the path of a JSON file relative to this lmsexport.toml"))

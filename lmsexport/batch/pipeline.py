@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import config
-from .. import forked, formats as registry
+from .. import formats as registry
 from ..chunks import Chunks
 from ..diagnostics import Diagnostic, Severity, SourceError, SourceSpan
 from .files import SOURCE_LIMIT, disk_name, read_chunks, read_regular, source_name, text_name
@@ -30,6 +30,7 @@ from .reading import read_one, unreadable, workers
 from .state import BuildState, content_hash, fingerprint
 
 if TYPE_CHECKING:  # a build with nothing to rebuild loads neither the model nor lxml (validation)
+    from ..forked import Forked
     from ..model import Quiz
 
 
@@ -221,7 +222,7 @@ class Build:
         self.settings = settings
         self.state = BuildState(settings.out_dir)
         self.configs: dict[Path, config.Config] = {}
-        self.forked: tuple[str, forked.Forked] | None = None
+        self.forked: tuple[str, Forked] | None = None
         """Lint of the only source (its name, the child), running in a child process while it is written."""
 
     @functools.cached_property
@@ -310,6 +311,8 @@ class Build:
     def _make_linting(self, work: Work) -> SourceResult:
         """`make`, with the quiz linted in a child process forked once it is read, while this
         one writes it (forked.py)."""
+        from .. import forked
+
         def lint(quiz: Quiz) -> None:
             source = source_name(work.path)
             self.forked = source, forked.Forked.start(_check, quiz, self.lint_ignore, source)
@@ -392,8 +395,11 @@ class Build:
         todo = [work for done, work in plan if done is None]
         executor = workers(self.settings.jobs, len(todo))
         # One source to write and lint: lint it in a child process meanwhile (forked.py).
-        fork = bool(self.settings.lint and self.settings.formats and executor is None and len(todo) == 1
-                    and forked.available())
+        fork = False
+        if self.settings.lint and self.settings.formats and executor is None and len(todo) == 1:
+            from .. import forked  # pickle and signal: not for a build with nothing to make
+
+            fork = forked.available()
         if executor is None:
             make_one = self._make_linting if fork else functools.partial(make, settings=self.settings)
             made = map(make_one, todo)

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import re
 
-from ...sniffing import head_text
+from ...sniffing import Pattern, head_text
 
 NAME = "aiken"
 DESCRIPTION = "Aiken: Moodle's one-line multiple-choice format (ANSWER: B lines)"
 EXTENSIONS = (".aiken", ".txt")
 FLAVOURS = ()
 
-_ANSWER = re.compile(r"^[ \t]*ANSWER:[ \t]*[A-Z][.)]?[ \t]*$", re.M)
-_ANSWER_ANY_CASE = re.compile(r"^[ \t]*answer[ \t]*:[ \t]*[A-Za-z][.)]?[ \t]*$", re.M | re.I)
-_OPTION = re.compile(r"^[ \t]*[A-Z][.)]", re.M)
-_TEXT_MARKS = re.compile(r"\A\s*---[ \t]*$|^[ \t]*(?:\*?[•◦▪‣●○■□]|@\w+:|>)", re.M)
+_ANSWER = Pattern(r"^[ \t]*ANSWER:[ \t]*[A-Z][.)]?[ \t]*$", re.M)
+_ANSWER_ANY_CASE = Pattern(r"^[ \t]*answer[ \t]*:[ \t]*[A-Za-z][.)]?[ \t]*$", re.M | re.I)
+_OPTION = Pattern(r"^[ \t]*[A-Z][.)]", re.M)
+_TEXT_MARKS = Pattern(r"\A\s*---[ \t]*$|^[ \t]*(?:\*?[•◦▪‣●○■□]|@\w+:|>)", re.M)
 """What only an lmsexport text quiz has: a `---` header, round bullets, `@attributes`, `>` feedback."""
 
 

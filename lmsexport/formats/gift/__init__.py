@@ -11,23 +11,23 @@ from __future__ import annotations
 
 import re
 
-from ...sniffing import head_text
+from ...sniffing import Pattern, head_text
 
 NAME = "gift"
 DESCRIPTION = "GIFT, Moodle's text format for questions (::title:: text {=right ~wrong})"
 EXTENSIONS = (".gift", ".txt")
 FLAVOURS = ()
 
-_ANSWERS = re.compile(r"(?<!\\)\{\s*(?:[~=#]|%-?\d|(?:T|TRUE|F|FALSE)\s*[#}]|}|####)")
+_ANSWERS = Pattern(r"(?<!\\)\{\s*(?:[~=#]|%-?\d|(?:T|TRUE|F|FALSE)\s*[#}]|}|####)")
 """The opening of a GIFT answer block: `{=`, `{~`, `{#`, `{T}`, `{}`, `{####`."""
-_GIFT_ONLY = re.compile(r"(?<!\\)\{\s*(?:#|(?:T|TRUE|F|FALSE)\s*[#}])|(?<!\\)[=~]%-?\d[\d.]*%|(?<!\\)\{[^{}]*->[^{}]*}")
+_GIFT_ONLY = Pattern(r"(?<!\\)\{\s*(?:#|(?:T|TRUE|F|FALSE)\s*[#}])|(?<!\\)[=~]%-?\d[\d.]*%|(?<!\\)\{[^{}]*->[^{}]*}")
 """What only GIFT writes: a numerical or true/false block, a weight, a matching pair inside braces."""
-_TITLE = re.compile(r"^[ \t]*::[^\n]*?(?<!\\)::", re.MULTILINE)
-_CATEGORY = re.compile(r"^[ \t]*\$CATEGORY:", re.MULTILINE)
-_COMMENT = re.compile(r"^[ \t]*//.*$", re.MULTILINE)
-_NUMBERED = re.compile(r"^[ \t]*\d+[.)][ \t]+\S", re.MULTILINE)
+_TITLE = Pattern(r"^[ \t]*::[^\n]*?(?<!\\)::", re.MULTILINE)
+_CATEGORY = Pattern(r"^[ \t]*\$CATEGORY:", re.MULTILINE)
+_COMMENT = Pattern(r"^[ \t]*//.*$", re.MULTILINE)
+_NUMBERED = Pattern(r"^[ \t]*\d+[.)][ \t]+\S", re.MULTILINE)
 """A numbered question: lmsexport text and text2qti number theirs, GIFT does not."""
-_OTHER = re.compile(r"\A\s*---[ \t]*$|^(?:Quiz title|ANSWER)[ \t]*:", re.MULTILINE | re.IGNORECASE)
+_OTHER = Pattern(r"\A\s*---[ \t]*$|^(?:Quiz title|ANSWER)[ \t]*:", re.MULTILINE | re.IGNORECASE)
 """An lmsexport text header, a text2qti quiz title, an Aiken answer line."""
 
 

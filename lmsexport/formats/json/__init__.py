@@ -4,17 +4,16 @@ The lossless dump of a quiz for tools and tests: `writer` writes it, `reader` re
 
 from __future__ import annotations
 
-import re
 
 from ...package import Flavour
-from ...sniffing import head_text
+from ...sniffing import Pattern, head_text
 
 NAME = "json"
 DESCRIPTION = "the lmsexport model as JSON, versioned (for tools and tests)"
 EXTENSIONS = (".json",)
 FLAVOURS = (Flavour("json", "the lmsexport model as JSON (for tools and tests)", in_all=False),)
 
-_MODEL = re.compile(r'\A\s*\{\s*"lmsexport-model"\s*:')
+_MODEL = Pattern(r'\A\s*\{\s*"lmsexport-model"\s*:')
 
 
 def sniff(data: bytes) -> float:

@@ -9,10 +9,9 @@ the rules no XSD states."""
 
 from __future__ import annotations
 
-import re
 
 from ...package import Flavour
-from ...sniffing import xml_root, zip_manifest, zip_names
+from ...sniffing import Pattern, xml_root, zip_manifest, zip_names
 
 NAME = "qti12"
 DESCRIPTION = "IMS QTI 1.2 package or file (Canvas flavour)"
@@ -23,7 +22,7 @@ FLAVOURS = (
     Flavour("canvas", "Canvas QTI 1.2 package (.canvas.zip) for Canvas classic quizzes and New Quizzes", "canvas"),
 )
 
-_ASSESSMENT = re.compile(rb"""type\s*=\s*["']imsqti_xmlv1p2""")
+_ASSESSMENT = Pattern(rb"""type\s*=\s*["']imsqti_xmlv1p2""")
 """A manifest resource of a QTI 1.2 assessment: Canvas's quiz export (`imsqti_xmlv1p2`) and its
 course export (`imsqti_xmlv1p2/imscc_xmlv1p1/assessment`)."""
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
-from ...sniffing import head_text, zip_manifest
+from ...sniffing import Pattern, head_text, zip_manifest
 
 NAME = "sheet"
 DESCRIPTION = "spreadsheets (CSV, Excel .xlsx): one question per row under a header row (docs/formats/sheet.md)"
 EXTENSIONS = (".csv", ".xlsx")
 FLAVOURS = ()
 
-_QUESTION_CELL = re.compile(r'(?:^|[,;\t])[ \t]*"?[ \t]*(?:question|prompt)[ \t]*"?[ \t]*(?:[,;\t]|$)', re.I | re.M)
+_QUESTION_CELL = Pattern(r'(?:^|[,;\t])[ \t]*"?[ \t]*(?:question|prompt)[ \t]*"?[ \t]*(?:[,;\t]|$)', re.I | re.M)
 
 
 def sniff(data: bytes) -> float:

@@ -8,19 +8,19 @@ from __future__ import annotations
 import re
 
 from ...package import Flavour
-from ...sniffing import head_text
+from ...sniffing import Pattern, head_text
 
 NAME = "text"
 DESCRIPTION = "lmsexport text: numbered questions, marked options, an optional --- header (docs/format.md)"
 EXTENSIONS = (".txt", ".quiz")
 FLAVOURS = (Flavour("text", "the lmsexport text format (.txt), to edit any quiz", in_all=False),)
 
-_HEADER = re.compile(r"\A\s*---[ \t]*\r?\n(?:[ \t]*[\w -]+:.*\r?\n)+?---[ \t]*\r?$", re.M)
-_QUESTION = re.compile(r"^[ \t]*\d{1,6}[.)][ \t]+(?P<text>\S.*?)[ \t]*\r?$", re.M)
+_HEADER = Pattern(r"\A\s*---[ \t]*\r?\n(?:[ \t]*[\w -]+:.*\r?\n)+?---[ \t]*\r?$", re.M)
+_QUESTION = Pattern(r"^[ \t]*\d{1,6}[.)][ \t]+(?P<text>\S.*?)[ \t]*\r?$", re.M)
 _BULLET = r"(?:[•◦▪‣●○■□–-]|[A-Za-z][.)])"
-_OPTION = re.compile(rf"^[ \t]*\*?{_BULLET}[ \t]+\S", re.M)
-_BLOCK = re.compile(rf"^[ \t]*\d{{1,6}}[.)][ \t]+\S.*\r?\n(?:[ \t]*\r?\n)*(?:[ \t]*\*?{_BULLET}[ \t]+\S.*\r?\n?){{2,}}", re.M)
-_MARK = re.compile(
+_OPTION = Pattern(rf"^[ \t]*\*?{_BULLET}[ \t]+\S", re.M)
+_BLOCK = Pattern(rf"^[ \t]*\d{{1,6}}[.)][ \t]+\S.*\r?\n(?:[ \t]*\r?\n)*(?:[ \t]*\*?{_BULLET}[ \t]+\S.*\r?\n?){{2,}}", re.M)
+_MARK = Pattern(
     rf"^[ \t]*(?:\*{_BULLET}[ \t]+\S"  # *• a correct option
     rf"|{_BULLET}[ \t]+\[[ xX]\][ \t]+\S"  # • [x] checkboxes
     r"|=(?:-?\d+(?:\.\d+)?%)?[ \t]+\S"  # = an accepted answer

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import re
 
-from ...sniffing import head_text
+from ...sniffing import Pattern, head_text
 
 NAME = "text2qti"
 DESCRIPTION = "text2qti: Markdown quizzes for Canvas (Quiz title:, *a) choices, ... feedback)"
 EXTENSIONS = (".md", ".txt")
 FLAVOURS = ()
 
-_MARKS = re.compile(
+_MARKS = Pattern(
     r"^(?:[Qq]uiz (?:[Tt]itle|description):[ \t]+\S|[Tt]ext [Tt]itle:[ \t]+\S|\.\.\.[ \t]+\S"
     r"|\[(?:\*| ?)\][ \t]+\S|\^{3,}[ \t]*$|(?:END_)?GROUP[ \t]*$|[Pp]ick:[ \t]+\d|=[ \t]+\[[^\]]*,[^\]]*\][ \t]*$"
     r"|![ \t]+\S|```+[ \t]*\{[ \t]*\.[\w.-]+[ \t]+\.run\b"
@@ -24,10 +24,10 @@ _MARKS = re.compile(
 )
 """Lines only text2qti has: quiz title and options, text titles, `...` feedback, `[*]` choices,
 `^^^^`, GROUP, `= [low, high]` (lmsexport text writes `low..high`), `!` solutions, runnable code."""
-_WEAK_MARKS = re.compile(r"^(?:\*[ \t]+\S|[Pp]oints:[ \t]+\d|[Tt]itle:[ \t]+\S)", re.M)
+_WEAK_MARKS = Pattern(r"^(?:\*[ \t]+\S|[Pp]oints:[ \t]+\d|[Tt]itle:[ \t]+\S)", re.M)
 """Lines text2qti has that a Markdown list or a title line may have too: `*` answers, `Points:`, `Title:`."""
-_QUESTION = re.compile(r"^\d+\.[ \t]+\S", re.M)
-_TEXT_MARKS = re.compile(r"\A\s*---[ \t]*$|^[ \t]*(?:\*?[•◦▪‣●○■□]|\*-|@\w+[ \t]*:|>|answers?[ \t]*:)",
+_QUESTION = Pattern(r"^\d+\.[ \t]+\S", re.M)
+_TEXT_MARKS = Pattern(r"\A\s*---[ \t]*$|^[ \t]*(?:\*?[•◦▪‣●○■□]|\*-|@\w+[ \t]*:|>|answers?[ \t]*:)",
                          re.M | re.I)
 """What only an lmsexport text quiz has: a `---` header, round bullets, `*-`, `@attributes`, `>`
 feedback, an `Answers:` key. Any of them, and the file is not text2qti's."""

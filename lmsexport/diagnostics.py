@@ -158,7 +158,14 @@ class Log:
     def warn(self, code: str, message: str, span: SourceSpan, hint: str = "") -> None:
         texts = self._texts
         message, hint = texts.setdefault(message, message), texts.setdefault(hint, hint)
-        diagnostic = Diagnostic(code, message, span, hint, Severity.WARNING)
+        self._add(Diagnostic(code, message, span, hint, Severity.WARNING))
+
+    def extend(self, other: Log) -> None:
+        """Take `other`'s entries after this log's own, as if they had been made here."""
+        for diagnostic in other.diagnostics:
+            self._add(diagnostic)
+
+    def _add(self, diagnostic: Diagnostic) -> None:
         if diagnostic not in self._made:
             self._made.add(diagnostic)
             self.diagnostics.append(diagnostic)

@@ -258,6 +258,10 @@ class TextLines(Sequence):
         before = len(self._decoded(self._buffer[starts[index]:offset])) if self._utf8 else offset - starts[index]
         return index + 1, before + 1
 
+    def search(self, pattern: re.Pattern[str]) -> bool:
+        """True if `pattern` (an expression over whole lines, `re.MULTILINE`) matches some line."""
+        return any(pattern.search(self._decoded(block)) for block in _blocks(self._buffer, self._newline, self._starts[0]))
+
     def _decoded(self, piece: str | bytes) -> str:
         return piece.decode("utf-8") if self._utf8 else piece
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 import re
 import unicodedata
@@ -15,6 +16,7 @@ from lmsexport import SourceError
 from lmsexport.diagnostics import Log
 from lmsexport.formats.text import reader as text
 from lmsexport.formats.json.writer import dumps
+from lmsexport.model.packed import Packer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "text"
 READS = FIXTURES / "reads.txt"
@@ -144,3 +146,43 @@ def test_lines_are_classified_by_their_first_character_as_by_every_pattern():
         expected = ("blank", None) if not line.strip() else (kind, match and match.span())
         kind, match = syntax.classify(line)
         assert (kind, match and match.span()) == expected, line
+
+
+def test_every_line_of_a_key_or_a_pool_stops_a_streamed_read():
+    """A quiz is read streamed (each draft built as the next begins) only without a line the
+    drafts before it wait for: every line `classify` takes for the key or a pool matches
+    `STREAM_BREAKS`, whatever its first character."""
+    from lmsexport.formats.text import syntax
+
+    waited_for = ("key", "pool", "pool_end")
+    lines = [f" \t{c}{tail}" for kind in waited_for for tail in _TAILS[kind] for c in map(chr, range(0x10000))]
+    found = [line for line in lines if syntax.classify(line)[0] in waited_for]
+    assert found and all(syntax.STREAM_BREAKS.search(f"text\n{line}\nmore") for line in found)
+
+
+def _told(source: str) -> tuple:
+    """`_outcome`, its questions as a tuple whether they were packed or not; and whether they were."""
+    log = Log()
+    try:
+        quiz = text.read(source, source="case.txt", log=log)
+    except SourceError as error:
+        return [(d.render(), d.source_line) for d in error.diagnostics], [d.render() for d in log.diagnostics], False
+    packed = not isinstance(quiz.questions, tuple)
+    return repr(dataclasses.replace(quiz, questions=tuple(quiz.questions))), [d.render() for d in log.diagnostics], packed
+
+
+@pytest.mark.parametrize("case", [*casefile.load(READS), *casefile.load(ERRORS), *casefile.load(WARNINGS)],
+                         ids=lambda c: c.id)
+def test_a_case_reads_the_same_streamed_packed_and_whole(case, monkeypatch):
+    """A quiz without a key or pools is read streamed, each draft built as the next begins
+    (`questions.Builder`), and its questions are packed past `PACK_FROM`; one with a problem is
+    read again whole. Streamed, packed or whole, what the read tells is the same, warnings in order."""
+    from lmsexport.formats.text import questions
+
+    streamed = _told(case.input)
+    monkeypatch.setattr(questions, "Packer", lambda: Packer(pack_from=1))
+    *packed, was_packed = _told(case.input)
+    monkeypatch.setattr(text, "STREAM_BREAKS", re.compile(""))  # found in every source: none is read streamed
+    *whole, _ = _told(case.input)
+    assert [*streamed[:2]] == packed == whole
+    assert was_packed == isinstance(whole[0], str)

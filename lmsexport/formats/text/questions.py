@@ -14,12 +14,14 @@ import difflib
 import math
 from dataclasses import dataclass, field
 
-from ...diagnostics import SourceSpan
+from ...diagnostics import Log, SourceSpan
 from ...ids import letters
+from ...markup import Sanitiser
 from ...model import (
     Answer, Choice, Description, Essay, FillBlanks, Gap, Matching, MatchPair, Numeric,
     OrderItem, Ordering, Question, ShortAnswer, Text, TrueFalse,
 )
+from ...model.packed import Packed, Packer
 from ...quantities import UNIT_LENGTH
 from ...settings import KEYS as SETTINGS
 from .choices import apply_key, choice
@@ -98,21 +100,51 @@ def _text(parser, lines: list[str]) -> Text | None:
     return parser.text(joined) if joined else None
 
 
-def build_questions(parser, header: dict) -> list[Question]:
-    """Every draft as a model question; problems go to `parser.error`. Each draft is replaced by
-    its `Head` once built."""
-    apply_key(parser)
-    questions, owners = [], {}
-    drafts = parser.drafts
-    for index, draft in enumerate(drafts):
-        head = Head(number=draft.number, line=draft.line, block=draft.block)
-        attributes = _attributes(parser, draft, header)
-        attributes["id"] = _unique_id(parser, draft, attributes.get("id"), owners, head)
-        question = _build(parser, draft, attributes)
-        if question is not None:
-            questions.append(question)
-        drafts[index] = head
-    return questions
+class Builder:
+    """Turns the parser's drafts into model questions, in order, each replaced by its `Head` once
+    built (a bank's drafts kept to the end of the read would double its peak memory).
+
+    The parser of a quiz without an answer key or pools hands each draft over as soon as the next
+    one starts (`streamed`), so a bank is never held as drafts; what its builds warn then waits
+    in `log` to follow the parser's own warnings, as when every draft is built at the end."""
+
+    def __init__(self, parser, header: dict, *, streamed: bool = False):
+        self.parser = parser
+        self.header = header
+        self.questions = Packer()
+        self.owners: dict[str, Head] = {}
+        self.built = 0
+        self.log = Log() if streamed else None
+        self._own = (self.log, Sanitiser(self.log, parser.problems)) if streamed else None
+        """The log and sanitiser its builds tell through while the parser still reads."""
+
+    def build(self, index: int) -> None:
+        """Build draft `index`, the one after the last built."""
+        parser = self.parser
+        told = parser.log, parser.sanitise
+        if self._own is not None:
+            parser.log, parser.sanitise = self._own
+        try:
+            draft = parser.drafts[index]
+            head = Head(number=draft.number, line=draft.line, block=draft.block)
+            attributes = _attributes(parser, draft, self.header)
+            attributes["id"] = _unique_id(parser, draft, attributes.get("id"), self.owners, head)
+            question = _build(parser, draft, attributes)
+            if question is not None:
+                self.questions.add(question)
+            parser.drafts[index] = head
+            self.built = index + 1
+        finally:
+            parser.log, parser.sanitise = told
+
+    def finish(self) -> tuple[Question, ...] | Packed:
+        """Build the drafts not built yet; the questions (`Packed` past `PACK_FROM`)."""
+        apply_key(self.parser)  # a streamed quiz has no key
+        for index in range(self.built, len(self.parser.drafts)):
+            self.build(index)
+        if self.log is not None:
+            self.parser.log.extend(self.log)
+        return self.questions.result()
 
 
 def _unique_id(parser, draft: Draft, explicit: str | None, owners: dict[str, Head], head: Head) -> str:

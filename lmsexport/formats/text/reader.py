@@ -51,9 +51,9 @@ from ...textinput import TextLines, read_lines
 from . import pools
 from .header import header_messages, parse_header
 from .images import load_images
-from .questions import Draft, Option, build_questions
+from .questions import Builder, Draft, Option
 from .syntax import (
-    CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, classify, join_lines,
+    CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, STREAM_BREAKS, classify, join_lines,
 )
 
 READ_OPTIONS = ("defaults", "assets", "log")
@@ -101,6 +101,8 @@ class Parser:
         """Index of the last line that starts a question or `Text:` block, once looked for."""
         self.written_number = 0
         """The number the last question was written with (questions are numbered by position)."""
+        self.builder: Builder | None = None
+        """Set for a quiz read streamed: it builds each draft as the next begins."""
 
     def text(self, value: str) -> Text:
         """A text as the model holds it: plain, or (with `markup: markdown` or `html`) safe HTML.
@@ -231,6 +233,12 @@ class Parser:
     def draft(self) -> Draft:
         return self.drafts[-1]
 
+    def _start(self, draft: Draft) -> None:
+        """Begin a draft; streamed, the one before it is complete and is built."""
+        if self.builder is not None and self.drafts:
+            self.builder.build(len(self.drafts) - 1)
+        self.drafts.append(draft)
+
     def _on_blank(self, number, line, match):
         if not self.draft.has_body:
             self.draft.prompt.append("")
@@ -291,12 +299,12 @@ class Parser:
         rest = (match["rest"] or "").strip()
         self.questions += 1
         self._numbering(number, match)
-        self.drafts.append(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
+        self._start(Draft(number=self.questions, line=number, prompt=[rest] if rest else []))
 
     def _on_text_block(self, number, line, match):
         rest = match["rest"].strip()
         self.blocks += 1
-        self.drafts.append(Draft(number=0, block=self.blocks, line=number, prompt=[rest] if rest else []))
+        self._start(Draft(number=0, block=self.blocks, line=number, prompt=[rest] if rest else []))
 
     def _on_option(self, number, line, match):
         draft = self.draft
@@ -392,20 +400,42 @@ def read(
 
 def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
           assets: Callable[[str], bytes] | None) -> Quiz:
-    parser = Parser(read_lines(data, source), source, log)
+    """The quiz, read streamed where it can be (`questions.Builder`), else as a whole.
+
+    A source with a problem is read again as a whole, which tells its problems as it finds them:
+    a draft built before a later line's problem is found is checked further than one built after."""
+    lines = read_lines(data, source)
+    if not lines.search(STREAM_BREAKS):
+        attempt = Log()
+        try:
+            quiz = _parse(lines, source, attempt, defaults, assets, streamed=True)
+        except SourceError:
+            pass
+        else:
+            log.extend(attempt)
+            return quiz
+    return _parse(lines, source, log, defaults, assets, streamed=False)
+
+
+def _parse(lines: TextLines, source: str, log: Log, defaults: dict | None,
+           assets: Callable[[str], bytes] | None, *, streamed: bool) -> Quiz:
+    parser = Parser(lines, source, log)
     header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.lang = header.get("lang")
     parser.markup = header.get("markup", "plain")
     parser.title = header.get("title")
+    builder = Builder(parser, header, streamed=streamed)
+    parser.builder = builder if streamed else None
     parser.parse(body_start)
+    parser.builder = None
     pools.finish(parser)
     if not parser.drafts and not parser.problems:
         parser.error("E401", "no questions found", min(body_start + 1, len(parser.lines)),
                      hint="start each question with its number and a dot (1. What is ...?) "
                      "and list its options under it (• option)")
     pool_settings = pools.pool_settings(parser, header)
-    questions = build_questions(parser, header)
+    questions = builder.finish()
     quiz_pools = pools.build_pools(parser, pool_settings, questions)
     stem = file_stem(source)
     description = join_lines(parser.description)
@@ -432,7 +462,7 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
         ),
         tags=header.get("tags", ()),
         lint_ignore=header.get("lint", ()),
-        questions=tuple(questions),
+        questions=questions,
         pools=quiz_pools,
         assets=loaded,
     )

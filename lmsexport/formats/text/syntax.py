@@ -41,6 +41,11 @@ _FIRST = {
 pattern, with its line pattern's case folding): `classify` tries only the patterns a line's first
 character allows, as every pattern starts with spaces and tabs, then one of these."""
 
+STREAM_BREAKS = re.compile(r"^[ \t]*(?:(?:answers?|answer key)[ \t]*:|pool[ \t]*:|end[ \t_-]*pool[ \t]*$)",
+                           re.IGNORECASE | re.MULTILINE)
+"""A line that may be the answer key or begin or end a pool, which the drafts before it wait for
+(`questions.Builder`): a quiz without one is read streamed."""
+
 PREAMBLE_BREAKS = ("question", "text_block", "pool", "pool_end", "key")
 
 FOREIGN_KEY = re.compile(r"[ \t]*(?P<label>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)[ \t]*:(?P<rest>(?:[ \t,;]*\d+[.):-]?[A-Za-z]+)+)[ \t,;]*\Z")

@@ -132,7 +132,8 @@ def _item(quiz: Quiz, question: Question, log: Log, assets: dict,
         modal = _modal_feedback(identifier)
         root.append(modal)
         text.put(modal[0], shown)
-    info = ItemInfo(question, title, parts.interactions, bool(feedback), parts.solution, tuple(text.used))
+    info = ItemInfo(question.id, question.lang, question.tags, title, parts.interactions, bool(feedback),
+                    parts.solution, tuple(text.used))
     return root, info, text.holders
 
 

@@ -32,7 +32,11 @@ _MANIFEST_NAMESPACES = {None: NS["imscp"], "imsmd": NS["imsmd"], "imsqti": NS["i
 class ItemInfo:
     """What the manifest says about an item beside its file."""
 
-    question: Question
+    id: str
+    """The question's id (not the question: a large quiz's questions are unpacked one at a time)."""
+    lang: str | None
+    """The question's own language."""
+    tags: tuple[str, ...]
     title: str
     """The item's title, which the manifest repeats."""
     interactions: tuple[str, ...]
@@ -50,8 +54,9 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
         "xsi:schemaLocation": ITEM_SCHEMA, "identifier": quiz.id, "title": quiz.title,
     }, nsmap={None: NS["qti"], "xsi": NS["xsi"]})
     text = TextWriter(log, quiz.where(), assets, names.MEDIA_FOLDER)
-    total = text.number(quiz.total_points, "the total points")
-    root.append(float_outcome(names.SCORE, normal_maximum=total if quiz.total_points > 0 else None))
+    points = quiz.total_points  # a pass over the questions
+    total = text.number(points, "the total points")
+    root.append(float_outcome(names.SCORE, normal_maximum=total if points > 0 else None))
     root.append(float_outcome(names.MAXSCORE, total))
     if quiz.settings.pass_mark is not None:
         root.append(x("outcomeDeclaration", {"identifier": names.PASS, "cardinality": "single", "baseType": "boolean"}))
@@ -70,7 +75,8 @@ def write_test(quiz: Quiz, log: Log, assets: dict[str, Asset],
     section = sub(part, "qti:assessmentSection", {"identifier": names.SECTION, "title": quiz.title, "visible": "false"})
     if quiz.description:
         text.put(sub(sub(section, "qti:rubricBlock", {"view": "candidate"}), "qti:div"), quiz.description)
-    for pool in (item for item in quiz.items if isinstance(item, Pool)):  # in the order they stand
+    pools = (item for item in quiz.items if isinstance(item, Pool)) if quiz.pools else ()
+    for pool in pools:  # in the order they stand
         _advise_shuffle(quiz, pool, log, advise_canvas)
     test = Pieces(root, text.holders)
     test.region(section, (_pool_section(quiz, item) if isinstance(item, Pool) else _item_ref(quiz, item)
@@ -161,20 +167,19 @@ def write_manifest(quiz: Quiz, items: list[ItemInfo], test_assets: tuple[str, ..
 
 
 def _resource_id(quiz: Quiz, info: ItemInfo) -> str:
-    return f"RES-{names.item_identifier(quiz.id, info.question.id)}"
+    return f"RES-{names.item_identifier(quiz.id, info.id)}"
 
 
 def _item_resource(quiz: Quiz, info: ItemInfo, media: dict[str, str]):
-    question = info.question
-    path = names.item_path(question.id)
+    path = names.item_path(info.id)
     resource = element("imscp:resource", {"identifier": _resource_id(quiz, info), "type": names.ITEM_RESOURCE,
                                           "href": path})
-    lang = question.lang or quiz.lang
+    lang = info.lang or quiz.lang
     metadata = _item_metadata(lang, info.interactions, info.feedback, info.solution)
     general = metadata[0][0]
     # Canvas names the question from this langstring (assessment_item_converter.rb); same as the item title.
     general[0][0].text = info.title
-    _keywords(general, question.tags, lang)
+    _keywords(general, info.tags, lang)
     resource.append(metadata)
     sub(resource, "imscp:file", {"href": path})
     for asset in info.assets:

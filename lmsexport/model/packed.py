@@ -1,0 +1,108 @@
+"""A large quiz's questions held packed: pickled and compressed in blocks, unpacked as they are read.
+
+As objects, a question of a bank costs ~2.7 kB (its texts, choices and source positions), so the
+questions of 100,000 made most of a build's peak (~270 MB) whatever the format, while every
+writer reads them one after another, once or twice. A reader of a large source hands its
+questions to a `Packer` as it builds them; the quiz then holds `Packed`, a sequence that reads
+like the tuple it stands for and unpacks one block of `BLOCK` questions at a time (the
+generated Vietnamese bank: ~80 B a question; real banks compress less, a few hundred bytes).
+A read costs ~20 us a question, so only sources past a reader's threshold are packed: a
+quiz of a few thousand questions stays a tuple.
+"""
+
+from __future__ import annotations
+
+import pickle
+import zlib
+from collections.abc import Iterator, Sequence
+
+BLOCK = 256
+"""Questions pickled and compressed together (the larger, the better they compress, and the more
+a look at one question unpacks)."""
+PACK_FROM = 20_000
+"""Questions a quiz has before they are packed: 10,000 as objects are ~27 MB."""
+
+
+class Packed(Sequence):
+    """Questions, in order, as compressed blocks; equal to a tuple of the same questions.
+
+    Each read unpacks afresh, so two reads of a question give equal objects, not the same one."""
+
+    __slots__ = ("_blocks", "_length", "_last")
+
+    def __init__(self, blocks: tuple[bytes, ...], length: int):
+        self._blocks = blocks
+        self._length = length
+        self._last: tuple[int, tuple] = (-1, ())
+        """The block last read, unpacked, for a run of reads of one block (the first question, asked
+        for by every message about the quiz as a whole: `Quiz.where`)."""
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator:
+        for number in range(len(self._blocks)):
+            yield from self._block(number)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):  # a run of indexes unpacks each block it spans once
+            return tuple(self[i] for i in range(self._length)[index])
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("question index out of range")
+        number, offset = divmod(index, BLOCK)
+        return self._block(number)[offset]
+
+    def _block(self, number: int) -> tuple:
+        if self._last[0] != number:
+            self._last = (number, _unpack(self._blocks[number]))
+        return self._last[1]
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, (tuple, Packed)):
+            return NotImplemented
+        return len(other) == self._length and all(mine == theirs for mine, theirs in zip(self, other))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Packed({self._length} questions in {len(self._blocks)} blocks)"
+
+    def __reduce__(self):
+        return Packed, (self._blocks, self._length)
+
+
+class Packer:
+    """Takes a reader's questions one at a time: past `PACK_FROM` of them, packs each `BLOCK`."""
+
+    def __init__(self, pack_from: int | None = None) -> None:
+        self._pack_from = PACK_FROM if pack_from is None else pack_from
+        self._blocks: list[bytes] = []
+        self._pending: list = []
+        self._length = 0
+
+    def add(self, question) -> None:
+        self._pending.append(question)
+        self._length += 1
+        if self._length >= self._pack_from and len(self._pending) >= BLOCK:
+            self._pack(BLOCK)  # the first time: every question held so far
+
+    def result(self) -> tuple | Packed:
+        """The questions: a tuple, or `Packed` once there were `PACK_FROM` of them."""
+        if self._length < self._pack_from:
+            return tuple(self._pending)
+        self._pack(1)
+        return Packed(tuple(self._blocks), self._length)
+
+    def _pack(self, least: int) -> None:
+        """Pack the questions held, a block at a time, while `least` or more are left."""
+        pending = self._pending
+        while len(pending) >= least and pending:
+            self._blocks.append(zlib.compress(pickle.dumps(tuple(pending[:BLOCK]), pickle.HIGHEST_PROTOCOL), 1))
+            del pending[:BLOCK]
+
+
+def _unpack(block: bytes) -> tuple:
+    return pickle.loads(zlib.decompress(block))

@@ -1,0 +1,82 @@
+"""A large quiz's questions held packed (model/packed.py), and the text reader that streams them."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import lmsexport
+from conftest import ROOT
+from lmsexport.formats.text import questions as text_questions
+from lmsexport.model.packed import BLOCK, Packed, Packer
+
+SEED = ROOT / "quizzes" / "data-parallel-vi.txt"
+FORMATS = ["qti", "canvas", "moodle", "scorm12", "scorm2004", "json", "text"]
+
+
+def _bank(count: int) -> str:
+    """A keyless quiz text of `count` choice questions, each with an explanation."""
+    body = "".join(f"{n}. Câu hỏi số {n}?\n   • đúng {n}\n   *• sai {n}\n   > giải thích {n}\n\n" for n in range(1, count + 1))
+    return f"---\nlang: vi\n---\nNgân hàng\n\n{body}"
+
+
+def test_packed_questions_read_as_the_tuple_they_stand_for():
+    quiz = lmsexport.read("bank.txt", _bank(2 * BLOCK + 3))
+    questions = quiz.questions
+    packer = Packer(pack_from=1)
+    for question in questions:
+        packer.add(question)
+    packed = packer.result()
+    assert isinstance(packed, Packed) and len(packed) == len(questions)
+    assert packed == questions and questions == packed and tuple(packed) == questions
+    assert [packed[i] for i in (0, BLOCK - 1, BLOCK, -1, -BLOCK - 1)] == [questions[i] for i in (0, BLOCK - 1, BLOCK, -1, -BLOCK - 1)]
+    assert packed[BLOCK - 2:BLOCK + 2] == questions[BLOCK - 2:BLOCK + 2] and packed[::-97] == questions[::-97]
+    assert hash(packed) == hash(questions) and packed != questions[:-1]
+    assert pickle.loads(pickle.dumps(packed)) == questions
+    with pytest.raises(IndexError):
+        packed[len(questions)]
+
+
+def test_a_quiz_stays_a_tuple_below_the_packing_threshold():
+    packer = Packer(pack_from=3)
+    quiz = lmsexport.read("bank.txt", _bank(2))
+    for question in quiz.questions:
+        packer.add(question)
+    assert packer.result() == quiz.questions and isinstance(packer.result(), tuple)
+
+
+def test_a_keyless_quiz_is_read_a_draft_at_a_time(monkeypatch):
+    """Streamed, a draft is built as the next one begins and leaves only its `Head` behind, so a
+    bank is never held as drafts; a quiz with an answer key is built once every line is read."""
+    seen = []
+    build = text_questions.Builder.build
+
+    def spy(self, index):
+        drafts = self.parser.drafts
+        seen.append((index, len(drafts), all(type(d) is text_questions.Head for d in drafts[:index])))
+        build(self, index)
+
+    monkeypatch.setattr(text_questions.Builder, "build", spy)
+    lmsexport.read("bank.txt", _bank(3))
+    assert seen == [(0, 1, True), (1, 2, True), (2, 3, True)]  # the next draft is begun right after
+    seen.clear()
+    lmsexport.read("keyed.txt", _bank(3).replace("*•", "•") + "Answers: 1b 2b 3b\n")
+    assert seen == [(0, 3, True), (1, 3, True), (2, 3, True)]
+
+
+def test_a_packed_quiz_builds_the_packages_its_tuple_builds(tmp_path, monkeypatch):
+    """Packing changes no byte of any package, nor any message: a bank past `PACK_FROM` (here 5)
+    builds as it does held whole, in every format, and through `--jobs` (which pickles it)."""
+    sources = tmp_path / "src"
+    sources.mkdir()
+    (sources / "bank.txt").write_text(_bank(2 * BLOCK + 1), encoding="utf-8")
+    (sources / "seed.txt").write_bytes(SEED.read_bytes())
+    runs = []
+    for pack_from, jobs in ((10**9, 1), (5, 1), (5, 2)):
+        monkeypatch.setattr(text_questions, "Packer", lambda: Packer(pack_from=pack_from))
+        out = tmp_path / f"out-{pack_from}-{jobs}"
+        results = lmsexport.build([sources], FORMATS, out, jobs=jobs, lint=False)
+        files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("[!.]*")) if p.is_file()}
+        runs.append((files, [(r.source, r.questions, [d.render() for d in r.diagnostics]) for r in results]))
+    assert len(runs[0][0]) >= 10 and runs[0] == runs[1] == runs[2]

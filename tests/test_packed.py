@@ -9,9 +9,11 @@ import pytest
 import lmsexport
 from conftest import ROOT
 from lmsexport.formats.text import questions as text_questions
+from lmsexport.model import packed
 from lmsexport.model.packed import BLOCK, Packed, Packer
 
 SEED = ROOT / "quizzes" / "data-parallel-vi.txt"
+MOODLE = ROOT / "tests" / "fixtures" / "moodle" / "moodle-4-export.xml"
 FORMATS = ["qti", "canvas", "moodle", "scorm12", "scorm2004", "json", "text"]
 
 
@@ -66,17 +68,29 @@ def test_a_keyless_quiz_is_read_a_draft_at_a_time(monkeypatch):
 
 
 def test_a_packed_quiz_builds_the_packages_its_tuple_builds(tmp_path, monkeypatch):
-    """Packing changes no byte of any package, nor any message: a bank past `PACK_FROM` (here 5)
-    builds as it does held whole, in every format, and through `--jobs` (which pickles it)."""
+    """Packing changes no byte of any package, nor any message: quizzes past `PACK_FROM` (here 2),
+    read from a text or a Moodle bank, build as they do held whole, in every format, and through
+    `--jobs` (which pickles them)."""
     sources = tmp_path / "src"
     sources.mkdir()
     (sources / "bank.txt").write_text(_bank(2 * BLOCK + 1), encoding="utf-8")
     (sources / "seed.txt").write_bytes(SEED.read_bytes())
+    (sources / "bank.moodle.xml").write_bytes(MOODLE.read_bytes())
     runs = []
-    for pack_from, jobs in ((10**9, 1), (5, 1), (5, 2)):
-        monkeypatch.setattr(text_questions, "Packer", lambda: Packer(pack_from=pack_from))
+    for pack_from, jobs in ((10**9, 1), (2, 1), (2, 2)):
+        monkeypatch.setattr(packed, "PACK_FROM", pack_from)
         out = tmp_path / f"out-{pack_from}-{jobs}"
         results = lmsexport.build([sources], FORMATS, out, jobs=jobs, lint=False)
         files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("[!.]*")) if p.is_file()}
         runs.append((files, [(r.source, r.questions, [d.render() for d in r.diagnostics]) for r in results]))
-    assert len(runs[0][0]) >= 10 and runs[0] == runs[1] == runs[2]
+        assert [isinstance(r.quiz.questions, Packed) for r in results] == [pack_from <= r.questions for r in results]
+    assert len(runs[0][0]) >= 15 and runs[0] == runs[1] == runs[2]
+    assert sum(isinstance(r.quiz.questions, Packed) for r in results) == 3
+
+
+def test_a_build_with_lint_holds_its_questions_as_objects(tmp_path, monkeypatch):
+    """Lint goes over the questions a dozen times, so a build that lints reads them unpacked."""
+    monkeypatch.setattr(packed, "PACK_FROM", 5)
+    (tmp_path / "bank.txt").write_text(_bank(20), encoding="utf-8")
+    linted, = lmsexport.build([tmp_path / "bank.txt"], ["qti"], tmp_path / "out", jobs=1)
+    assert isinstance(linted.quiz.questions, tuple) and len(linted.quiz.questions) == 20

@@ -180,7 +180,7 @@ def test_a_case_reads_the_same_streamed_packed_and_whole(case, monkeypatch):
     from lmsexport.formats.text import questions
 
     streamed = _told(case.input)
-    monkeypatch.setattr(questions, "Packer", lambda: Packer(pack_from=1))
+    monkeypatch.setattr(questions, "Packer", lambda **_: Packer(pack_from=1))
     *packed, was_packed = _told(case.input)
     monkeypatch.setattr(text, "STREAM_BREAKS", re.compile(""))  # found in every source: none is read streamed
     *whole, _ = _told(case.input)

@@ -148,8 +148,9 @@ def make(work: Work, settings: BuildSettings, on_read: Callable[[Quiz], None] | 
     path = work.path
     result = SourceResult(source_name(path))
     loaded: dict[str, bytes] = {}
+    # Lint reads the questions a dozen times: packed, each would unpack them all again.
     result.quiz, result.diagnostics = read_one(path, work.take(), work.defaults, work.format or settings.source_format,
-                                               loaded)
+                                               loaded, pack=not settings.lint)
     if result.quiz is not None and on_read is not None:
         on_read(result.quiz)
     if result.quiz is not None:

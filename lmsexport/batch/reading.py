@@ -48,12 +48,12 @@ def _validate_path(path: Path) -> list[Diagnostic]:
 
 
 def read_one(path: Path, data: bytes | None = None, defaults: dict | None = None, format: str | None = None,
-             loaded: dict[str, bytes] | None = None):
+             loaded: dict[str, bytes] | None = None, pack: bool = False):
     """The source's quiz and its reader's warnings, or None and every problem found; the files
     beside it that the reader loaded (images, a messages file) go into `loaded`."""
     log = Log()
     try:
-        return read_source(path, data, defaults, format, log, loaded), log.diagnostics
+        return read_source(path, data, defaults, format, log, loaded, pack), log.diagnostics
     except SourceError as exc:
         return None, exc.diagnostics
     except registry.UnknownFormat as exc:
@@ -92,11 +92,14 @@ def unreadable(source: str, exc: OSError) -> SourceError:
 
 
 def read_source(path: Path, data: str | bytes | None = None, defaults: dict | None = None,
-                format: str | None = None, log: Log | None = None, loaded: dict[str, bytes] | None = None) -> Quiz:
+                format: str | None = None, log: Log | None = None, loaded: dict[str, bytes] | None = None,
+                pack: bool = False) -> Quiz:
     """Read one file into the model with the reader `format` names, else the one its suffix
     and content call for; OS and encoding problems become SourceErrors, and what the reader
     could not carry into the model goes to `log`. Each file beside the source that the reader
-    loads goes into `loaded` (relative path -> bytes), for incremental builds."""
+    loads goes into `loaded` (relative path -> bytes), for incremental builds. With `pack`, a
+    reader that can holds a large quiz's questions packed (model/packed.py), for a caller that
+    reads them once or twice (a build without lint)."""
     source = source_name(path)
     if data is None:
         try:
@@ -109,7 +112,7 @@ def read_source(path: Path, data: str | bytes | None = None, defaults: dict | No
         reader = registry.reader_for(path, data.encode("utf-8") if isinstance(data, str) else data)
     accepted = getattr(reader, "READ_OPTIONS", ())
     options = {"defaults": defaults, "assets": _asset_loader(path.parent, loaded),
-               "log": log if log is not None else Log()}
+               "log": log if log is not None else Log(), "pack": pack}
     return reader.read(data, source=source, **{name: options[name] for name in accepted})
 
 

@@ -14,6 +14,7 @@ from typing import Iterable, Iterator, Sequence
 
 from ..diagnostics import Diagnostic, Severity, SourceSpan
 from ..model import Quiz
+from ..model.packed import held
 from . import Finding, Rule, answers, forget, language, limits, placeholders, pools, repeats, structure
 
 RULES: tuple[Rule, ...] = tuple(sorted(
@@ -72,6 +73,7 @@ def check(
     or more, L020 runs in a forked child meanwhile: the same findings, in less time.
     Raises ValueError for an unknown code in `ignore`.
     """
+    quizzes = [held(quiz) for quiz in quizzes]
     ignore = set(ignore)
     if unknown_codes(ignore):
         raise ValueError(f"no lint rule {', '.join(sorted(unknown_codes(ignore)))} (see docs/lint.md)")

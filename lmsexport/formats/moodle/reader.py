@@ -20,8 +20,10 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ...chunks import Chunks
@@ -29,6 +31,7 @@ from ...diagnostics import Diagnostic, Log, SourceError, SourceSpan
 from ...ids import ID_LIMIT, slug
 from ...markup import Sanitiser
 from ...model import Asset, ModelError, Numbering, Question, Quiz, Settings, Text, is_identifier
+from ...model.packed import Packer
 from .reader_files import link_files, old_image, unlinked
 from .reader_context import Head
 from .reader_kinds import KIND_READERS, in_lang
@@ -40,7 +43,7 @@ from .stream import questions
 SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essay", "matching", "ordering", "cloze",
                    "description", "gapselect", "ddwtos", "calculatedsimple", "oumultiresponse")
 """The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""
-READ_OPTIONS = ("log",)
+READ_OPTIONS = ("log", "pack")
 """`read` takes `log`: where the questions skipped and what the model holds otherwise are told."""
 READS_CHUNKS = True
 """`read` takes a large bank's bytes as `chunks.Chunks`, and lets each piece go once parsed."""
@@ -54,9 +57,9 @@ _NUMBERED = re.compile(r"(.*) \((\d+)\)", re.DOTALL)
 
 @dataclass
 class _Draft:
-    """A question read, before the quiz's language and tags are known."""
+    """What a question read says towards the quiz's language, tags and shuffle, which are known once
+    every question is read (the question itself is kept apart: a bank's questions may be packed)."""
 
-    question: Question
     lang: str | None
     tags: tuple[str, ...]
     shuffle: bool | None
@@ -72,20 +75,22 @@ class _Category:
     idnumber: str
 
 
-def read(data: str | bytes | Chunks, *, source: str, log: Log | None = None) -> Quiz:
+def read(data: str | bytes | Chunks, *, source: str, log: Log | None = None, pack: bool = False) -> Quiz:
     """Read a Moodle XML file question by question; what is skipped or lost goes to `log`
     (lmsexport.read always gives one). Raises SourceError when the file is no bank, when it is
-    hostile, or when none of its questions can be read (with the reason for each)."""
+    hostile, or when none of its questions can be read (with the reason for each). With `pack`,
+    a bank of `PACK_FROM` questions or more holds them packed (`model.packed.Packed`)."""
     reader = MoodleReader(source, log=Log() if log is None else log)
-    start, drafts = len(reader.log.diagnostics), []
+    start, drafts, read_questions = len(reader.log.diagnostics), [], _packer(pack)
     for node in questions(data.encode("utf-8") if isinstance(data, str) else data, source):
         if node.getparent() is None:
             reader.warn("W690", node, "the file is a bare <question>, which Moodle imports nothing from "
                         "(qformat_xml reads quiz/question); it is read as a bank of that one question",
                         "wrap the question in <quiz> ... </quiz> for Moodle")
-        draft = reader.take(node)
-        if draft is not None:
-            drafts.append(draft)
+        taken = reader.take(node)
+        if taken is not None:
+            read_questions.add(taken[0])
+            drafts.append(taken[1])
     if reader.problems:
         raise SourceError(reader.problems)
     if not drafts:
@@ -93,7 +98,11 @@ def read(data: str | bytes | Chunks, *, source: str, log: Log | None = None) -> 
         raise SourceError(reader.skipped or [Diagnostic(
             "E606", "the file holds no questions", SourceSpan(source),
             "export a category that has questions in it (Question bank > Export)")])
-    return reader.quiz(drafts)
+    return reader.quiz(read_questions.result(), drafts, pack)
+
+
+def _packer(pack: bool) -> Packer:
+    return Packer(pack_from=None if pack else sys.maxsize)
 
 
 @dataclass
@@ -141,7 +150,7 @@ class MoodleReader:
         """Something the model holds otherwise than the file says: the question is read all the same."""
         self.log.warn(code, message, SourceSpan(self.source, node.sourceline or 0), hint)
 
-    def take(self, node) -> _Draft | None:
+    def take(self, node) -> tuple[Question, _Draft] | None:
         """One `<question>` of the file: a category is noted, a question read, or skipped with a warning."""
         kind = node.get("type", "")
         if kind == "category":
@@ -169,7 +178,7 @@ class MoodleReader:
         if question is None:
             return None
         warn_losses(self, node, question)
-        return _Draft(question, self.question_lang, _tags(node), shuffle)
+        return question, _Draft(self.question_lang, _tags(node), shuffle)
 
     def _skip(self, node, message: str, hint: str) -> None:
         """A question of a type the model has no kind for (W681; E603 if no question can be read)."""
@@ -307,16 +316,16 @@ class MoodleReader:
         self.names.add(name)
         return None if derived in (name, base) or not base else base
 
-    def quiz(self, drafts: list[_Draft]) -> Quiz:
+    def quiz(self, read: Sequence[Question], drafts: list[_Draft], pack: bool) -> Quiz:
         """The quiz: its language is its questions' most common one, its tags those they all start with."""
         lang = Counter(draft.lang for draft in drafts).most_common(1)[0][0]
         tags = _common_start([draft.tags for draft in drafts])
         category = self.category or _Category([], (None, None), "")
         stem = self.source.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".xml").removesuffix(".moodle")
-        questions = tuple(
-            replace(draft.question, lang=draft.lang if draft.lang != lang else None, tags=draft.tags[len(tags):])
-            for draft in drafts
-        )
+        kept = _packer(pack)
+        for question, draft in zip(read, drafts):
+            kept.add(replace(question, lang=draft.lang if draft.lang != lang else None, tags=draft.tags[len(tags):]))
+        questions = kept.result()
         votes = [draft.shuffle for draft in drafts if draft.shuffle is not None]
         return Quiz(
             id=category.idnumber if is_identifier(category.idnumber) and len(category.idnumber) <= ID_LIMIT

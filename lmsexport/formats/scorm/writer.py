@@ -50,14 +50,24 @@ def _title(quiz: Quiz, version: str, log: Log) -> str:
     return shorten(quiz.title, TITLE_LIMIT)
 
 
-def _options_limit(quiz: Quiz, log: Log) -> None:
-    """What an LMS records of a choice: 36 options (SCORM 1.2 CMIFeedback, SCORM 2004 SPM)."""
+def _limits(quiz: Quiz, version: str, log: Log) -> None:
+    """What an LMS records of a response, in one pass over the questions (a large quiz's are
+    unpacked for each pass): 36 options of a choice (SCORM 1.2 CMIFeedback, SCORM 2004 SPM),
+    and, in SCORM 2004, 10 strings of a fill-in response (RTE 4.2.9.2, SPM), one per gap."""
+    gapped = []
     for question in quiz.questions:
         if isinstance(question, MultipleChoice) and len(question.choices) > OPTIONS_LIMIT:
             log.warn("W609", f"{quiz.label(question)} has {len(question.choices)} options; SCORM 1.2 can record only "
                      f"{OPTIONS_LIMIT} (one character each, 0-9 and a-z) and a SCORM 2004 LMS need record no more, "
                      "so the LMS may refuse the answer given (the player still scores it)", quiz.where(question),
                      f"split it into questions of {OPTIONS_LIMIT} options or fewer")
+        elif version == "2004" and isinstance(question, FillBlanks) and len(question.gaps) > GAP_LIMIT:
+            gapped.append(question)
+    for question in gapped:  # told after every question's options
+        log.warn("W604", f"{quiz.label(question)} has {len(question.gaps)} blanks; a SCORM 2004 fill-in interaction "
+                 f"records {GAP_LIMIT}, so the LMS sees the answers to the first {GAP_LIMIT} (the score counts every "
+                 "blank)",
+                 quiz.where(question), f"split the text into questions of {GAP_LIMIT} blanks or fewer")
 
 
 def _pass_mark(quiz: Quiz, log: Log) -> float | None:
@@ -72,17 +82,6 @@ def _pass_mark(quiz: Quiz, log: Log) -> float | None:
              quiz.where(essays[0]), "grade the essays in the LMS and set pass or fail there, or build QTI or Moodle "
              "XML, whose LMSs hold an attempt until it is graded")
     return None
-
-
-def _gap_limit(quiz: Quiz, log: Log) -> None:
-    """SCORM 2004 fill-in responses hold at most 10 strings (RTE 4.2.9.2, SPM): one per gap."""
-    for question in quiz.questions:
-        gaps = question.gaps if isinstance(question, FillBlanks) else ()
-        if len(gaps) > GAP_LIMIT:
-            log.warn("W604", f"{quiz.label(question)} has {len(gaps)} blanks; a SCORM 2004 fill-in interaction records "
-                     f"{GAP_LIMIT}, so the LMS sees the answers to the first {GAP_LIMIT} (the score counts every "
-                     "blank)",
-                     quiz.where(question), f"split the text into questions of {GAP_LIMIT} blanks or fewer")
 
 
 def _refusals(quiz: Quiz, version: str) -> list[Diagnostic]:
@@ -216,10 +215,8 @@ def write(quiz: Quiz, options: WriteOptions) -> Package:
     refusals = _refusals(quiz, version)
     log = Log()
     pass_mark = _pass_mark(quiz, log)
-    _options_limit(quiz, log)
-    if version == "2004":
-        _gap_limit(quiz, log)
-    elif quiz.settings.attempts:
+    _limits(quiz, version, log)
+    if version == "1.2" and quiz.settings.attempts:
         log.warn("W607", f"SCORM 1.2 cannot say how many attempts a learner has ({quiz.settings.attempts})",
                  quiz.where(), "set the number of attempts in the LMS's SCORM activity settings, or build SCORM 2004")
     content = SpooledFiles()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
+import sys
 from dataclasses import dataclass, field
 
 from ...diagnostics import Log, SourceSpan
@@ -108,10 +109,10 @@ class Builder:
     one starts (`streamed`), so a bank is never held as drafts; what its builds warn then waits
     in `log` to follow the parser's own warnings, as when every draft is built at the end."""
 
-    def __init__(self, parser, header: dict, *, streamed: bool = False):
+    def __init__(self, parser, header: dict, *, pack: bool = False, streamed: bool = False):
         self.parser = parser
         self.header = header
-        self.questions = Packer()
+        self.questions = Packer(pack_from=None if pack else sys.maxsize)
         self.owners: dict[str, Head] = {}
         self.built = 0
         self.log = Log() if streamed else None
@@ -138,7 +139,7 @@ class Builder:
             parser.log, parser.sanitise = told
 
     def finish(self) -> tuple[Question, ...] | Packed:
-        """Build the drafts not built yet; the questions (`Packed` past `PACK_FROM`)."""
+        """Build the drafts not built yet; the questions (with `pack`, `Packed` past `PACK_FROM`)."""
         apply_key(self.parser)  # a streamed quiz has no key
         for index in range(self.built, len(self.parser.drafts)):
             self.build(index)

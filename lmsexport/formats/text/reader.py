@@ -56,10 +56,11 @@ from .syntax import (
     CHECKBOX, FOREIGN_KEY, GAP, LINE_PATTERNS, MATH, POSITION, PREAMBLE_BREAKS, STREAM_BREAKS, classify, join_lines,
 )
 
-READ_OPTIONS = ("defaults", "assets", "log")
+READ_OPTIONS = ("defaults", "assets", "log", "pack")
 """`read` takes `defaults` (header values from lmsexport.toml, which a quiz's own header
-overrides), `assets` (a loader for the images the quiz refers to) and `log` (its warnings: what
-the sanitiser removes from Markdown's HTML, W010; a number that reads two ways, W131)."""
+overrides), `assets` (a loader for the images the quiz refers to), `log` (its warnings: what
+the sanitiser removes from Markdown's HTML, W010; a number that reads two ways, W131) and
+`pack` (hold the questions of a quiz past `PACK_FROM` packed: model/packed.py)."""
 
 _RELATIVE = re.compile(r"(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/\\])")
 """A relative reference: no URL scheme, no leading slash."""
@@ -383,15 +384,17 @@ def read(
     defaults: dict | None = None,
     assets: Callable[[str], bytes] | None = None,
     log: Log | None = None,
+    pack: bool = False,
 ) -> Quiz:
     """Read a quiz text; raises SourceError listing every problem found.
 
     Its warnings go to `log`, else each is issued as a ConversionWarning. `assets(path)` returns
     the bytes of a file the quiz refers to (an image), by its path relative to the quiz, or
-    raises OSError; without it, images are an error.
+    raises OSError; without it, images are an error. With `pack`, a quiz of `PACK_FROM`
+    questions or more holds them packed (`model.packed.Packed`).
     """
     caught = Log() if log is None else log
-    quiz = _read(data, source, caught, defaults, assets)
+    quiz = _read(data, source, caught, defaults, assets, pack)
     if log is None:
         for diagnostic in caught.diagnostics:
             warnings.warn(diagnostic.render(), ConversionWarning, stacklevel=2)
@@ -399,7 +402,7 @@ def read(
 
 
 def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
-          assets: Callable[[str], bytes] | None) -> Quiz:
+          assets: Callable[[str], bytes] | None, pack: bool) -> Quiz:
     """The quiz, read streamed where it can be (`questions.Builder`), else as a whole.
 
     A source with a problem is read again as a whole, which tells its problems as it finds them:
@@ -408,24 +411,24 @@ def _read(data: str | bytes, source: str, log: Log, defaults: dict | None,
     if not lines.search(STREAM_BREAKS):
         attempt = Log()
         try:
-            quiz = _parse(lines, source, attempt, defaults, assets, streamed=True)
+            quiz = _parse(lines, source, attempt, defaults, assets, pack, streamed=True)
         except SourceError:
             pass
         else:
             log.extend(attempt)
             return quiz
-    return _parse(lines, source, log, defaults, assets, streamed=False)
+    return _parse(lines, source, log, defaults, assets, pack, streamed=False)
 
 
 def _parse(lines: TextLines, source: str, log: Log, defaults: dict | None,
-           assets: Callable[[str], bytes] | None, *, streamed: bool) -> Quiz:
+           assets: Callable[[str], bytes] | None, pack: bool, *, streamed: bool) -> Quiz:
     parser = Parser(lines, source, log)
     header, places, body_start = parse_header(parser.lines, parser.error)
     header = {**(defaults or {}), **header}
     parser.lang = header.get("lang")
     parser.markup = header.get("markup", "plain")
     parser.title = header.get("title")
-    builder = Builder(parser, header, streamed=streamed)
+    builder = Builder(parser, header, pack=pack, streamed=streamed)
     parser.builder = builder if streamed else None
     parser.parse(body_start)
     parser.builder = None

@@ -5,9 +5,9 @@ questions of 100,000 made most of a build's peak (~270 MB) whatever the format, 
 writer reads them one after another, once or twice. A reader of a large source hands its
 questions to a `Packer` as it builds them; the quiz then holds `Packed`, a sequence that reads
 like the tuple it stands for and unpacks one block of `BLOCK` questions at a time (the
-generated Vietnamese bank: ~80 B a question; real banks compress less, a few hundred bytes).
-A read costs ~20 us a question, so only sources past a reader's threshold are packed: a
-quiz of a few thousand questions stays a tuple.
+generated Vietnamese bank: ~80 B a question; the 55 questions of the test fixtures' Moodle
+banks, quizzes and seeds, in one block: 180 B). A read costs ~20 us a question, so only a
+quiz past `PACK_FROM`, read for a caller that asks for it, is packed.
 """
 
 from __future__ import annotations

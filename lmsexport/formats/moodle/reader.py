@@ -44,7 +44,8 @@ SUPPORTED_TYPES = ("multichoice", "truefalse", "shortanswer", "numerical", "essa
                    "description", "gapselect", "ddwtos", "calculatedsimple", "oumultiresponse")
 """The question types read (KIND_READERS also takes Moodle's synonyms `match` and `multianswer`)."""
 READ_OPTIONS = ("log", "pack")
-"""`read` takes `log`: where the questions skipped and what the model holds otherwise are told."""
+"""`read` takes `log` (where the questions skipped and what the model holds otherwise are told)
+and `pack` (hold a bank's questions packed past `PACK_FROM`: model/packed.py)."""
 READS_CHUNKS = True
 """`read` takes a large bank's bytes as `chunks.Chunks`, and lets each piece go once parsed."""
 _READERS = {**KIND_READERS, **MAPPED_READERS}

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import lmsexport
 from conftest import ROOT
+from model_strategies import quizzes
 from lmsexport.formats.text import questions as text_questions
 from lmsexport.model import packed
 from lmsexport.model.packed import BLOCK, Packed, Packer
@@ -94,3 +97,31 @@ def test_a_build_with_lint_holds_its_questions_as_objects(tmp_path, monkeypatch)
     (tmp_path / "bank.txt").write_text(_bank(20), encoding="utf-8")
     linted, = lmsexport.build([tmp_path / "bank.txt"], ["qti"], tmp_path / "out", jobs=1)
     assert isinstance(linted.quiz.questions, tuple) and len(linted.quiz.questions) == 20
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(quizzes())
+def test_every_writer_writes_a_packed_quiz_as_its_tuple(quiz):
+    """Any quiz, its questions packed in blocks of two: the same questions, positions and all,
+    through indexing and pickling, and every format's package and warnings byte for byte."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(packed, "BLOCK", 2)
+        packer = Packer(pack_from=1)
+        for question in quiz.questions:
+            packer.add(question)
+        packed_quiz = dataclasses.replace(quiz, questions=packer.result())
+        assert isinstance(packed_quiz.questions, Packed) and packed_quiz == quiz
+        assert repr(tuple(packed_quiz.questions)) == repr(quiz.questions)
+        assert [packed_quiz.questions[i] for i in range(-len(quiz.questions), 0)] == list(quiz.questions)
+        assert pickle.loads(pickle.dumps(packed_quiz)) == quiz
+        for name in FORMATS:
+            assert _written(packed_quiz, name) == _written(quiz, name)
+
+
+def _written(quiz, name: str):
+    """A package's files and warnings, or the errors of a quiz the format refuses."""
+    try:
+        package = lmsexport.write(quiz, name)
+    except lmsexport.SourceError as error:
+        return [d.render() for d in error.diagnostics]
+    return dict(package.files), [d.render() for d in package.warnings]

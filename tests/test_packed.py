@@ -27,20 +27,21 @@ def _bank(count: int) -> str:
 
 
 def test_packed_questions_read_as_the_tuple_they_stand_for():
+    """Indexes (negative too), slices, equality and hash with the tuple, pickling."""
     quiz = lmsexport.read("bank.txt", _bank(2 * BLOCK + 3))
     questions = quiz.questions
     packer = Packer(pack_from=1)
     for question in questions:
         packer.add(question)
-    packed = packer.result()
-    assert isinstance(packed, Packed) and len(packed) == len(questions)
-    assert packed == questions and questions == packed and tuple(packed) == questions
-    assert [packed[i] for i in (0, BLOCK - 1, BLOCK, -1, -BLOCK - 1)] == [questions[i] for i in (0, BLOCK - 1, BLOCK, -1, -BLOCK - 1)]
-    assert packed[BLOCK - 2:BLOCK + 2] == questions[BLOCK - 2:BLOCK + 2] and packed[::-97] == questions[::-97]
-    assert hash(packed) == hash(questions) and packed != questions[:-1]
-    assert pickle.loads(pickle.dumps(packed)) == questions
+    stored = packer.result()
+    assert isinstance(stored, Packed) and len(stored) == len(questions)
+    assert stored == questions and questions == stored and tuple(stored) == questions
+    assert [stored[i] for i in (0, BLOCK - 1, BLOCK, -1, -BLOCK - 1)] == [questions[i] for i in (0, BLOCK - 1, BLOCK, -1, -BLOCK - 1)]
+    assert stored[BLOCK - 2:BLOCK + 2] == questions[BLOCK - 2:BLOCK + 2] and stored[::-97] == questions[::-97]
+    assert hash(stored) == hash(questions) and stored != questions[:-1]
+    assert pickle.loads(pickle.dumps(stored)) == questions
     with pytest.raises(IndexError):
-        packed[len(questions)]
+        stored[len(questions)]
 
 
 def test_a_quiz_stays_a_tuple_below_the_packing_threshold():

@@ -126,3 +126,28 @@ def _written(quiz, name: str):
     except lmsexport.SourceError as error:
         return [d.render() for d in error.diagnostics]
     return dict(package.files), [d.render() for d in package.warnings]
+
+
+def test_lint_finds_in_a_packed_quiz_what_it_finds_in_its_tuple(monkeypatch):
+    """A quiz a build without lint kept packed (`keep_quizzes`) can still be linted: `check` holds
+    its questions as objects for the rules, and finds the same, at the same places."""
+    from lmsexport.rules import runner
+
+    seen, found_by = [], runner._found
+
+    def spy(quizzes, *args):
+        seen.extend(type(quiz.questions) for quiz in quizzes)
+        return found_by(quizzes, *args)
+
+    monkeypatch.setattr(runner, "_found", spy)
+    monkeypatch.setattr(packed, "PACK_FROM", 5)
+    source = _bank(12).replace("2. Câu hỏi số 2?", "2. Câu hỏi số 1?")  # a repeated prompt
+    quiz = lmsexport.read("bank.txt", source)
+    packer = Packer()
+    for question in quiz.questions:
+        packer.add(question)
+    packed_quiz = dataclasses.replace(quiz, questions=packer.result())
+    assert isinstance(packed_quiz.questions, Packed)
+    found = [d.render() for d in runner.check([quiz])]
+    assert found and [d.render() for d in runner.check([packed_quiz])] == found
+    assert seen == [tuple, tuple]

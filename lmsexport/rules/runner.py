@@ -73,7 +73,7 @@ def check(
     or more, L020 runs in a forked child meanwhile: the same findings, in less time.
     Raises ValueError for an unknown code in `ignore`.
     """
-    quizzes = [held(quiz) for quiz in quizzes]
+    quizzes = [held(quiz) for quiz in quizzes]  # the rules go over the questions a dozen times
     ignore = set(ignore)
     if unknown_codes(ignore):
         raise ValueError(f"no lint rule {', '.join(sorted(unknown_codes(ignore)))} (see docs/lint.md)")

@@ -151,3 +151,21 @@ def test_lint_finds_in_a_packed_quiz_what_it_finds_in_its_tuple(monkeypatch):
     found = [d.render() for d in runner.check([quiz])]
     assert found and [d.render() for d in runner.check([packed_quiz])] == found
     assert seen == [tuple, tuple]
+
+
+def test_a_packed_quiz_of_many_pools_is_written_in_a_few_passes(monkeypatch):
+    """A pool's questions are found as the run of the quiz's questions it names, every pool's in
+    one pass: a packed bank of many pools is not unpacked again for each pool (QTI 2.1 asks for
+    every pool's questions twice: its points and its section)."""
+    monkeypatch.setattr(packed, "BLOCK", 2)
+    body = "".join(f"Pool: P{p}\n@draw: 1\n\n{2 * p - 1}. Một?\n   *• a\n   • b\n\n{2 * p}. Hai?\n   *• a\n   • b\n\n"
+                   "End pool\n\n" for p in range(1, 41))
+    quiz = lmsexport.read("pools.txt", f"---\nlang: vi\n---\nNgân hàng\n\n{body}")
+    packer = Packer(pack_from=1)
+    for question in quiz.questions:
+        packer.add(question)
+    packed_quiz = dataclasses.replace(quiz, questions=packer.result())
+    unpacked, unpack = [], packed._unpack
+    monkeypatch.setattr(packed, "_unpack", lambda block: unpacked.append(1) or unpack(block))
+    assert _written(packed_quiz, "qti") == _written(quiz, "qti")
+    assert len(quiz.pools) == 40 and len(unpacked) <= 10 * 40  # ten passes over the 40 blocks at most

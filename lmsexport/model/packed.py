@@ -98,9 +98,9 @@ class Packer:
         return Packed(tuple(self._blocks), self._length)
 
     def _pack(self, least: int) -> None:
-        """Pack the questions held, a block at a time, while `least` or more are left."""
+        """Pack the questions held, a block at a time, while `least` (1 or more) are left."""
         pending = self._pending
-        while len(pending) >= least and pending:
+        while len(pending) >= least:
             self._blocks.append(zlib.compress(pickle.dumps(tuple(pending[:BLOCK]), pickle.HIGHEST_PROTOCOL), 1))
             del pending[:BLOCK]
 

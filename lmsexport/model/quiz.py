@@ -70,6 +70,8 @@ class Quiz:
     """Files the quiz's HTML text refers to by path, each once, in the order the source mentions them."""
     _numbers: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
     """Question id -> `number()`, made on first use (the quiz is frozen, so it never changes)."""
+    _starts: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """Pool id -> the index of its first question in `questions`, made on first use."""
 
     def __post_init__(self) -> None:
         _check(is_identifier(self.id) and len(self.id) <= ID_LIMIT, f"bad quiz id {self.id!r}")
@@ -99,9 +101,15 @@ class Quiz:
         return tuple(items)
 
     def members(self, pool: Pool) -> tuple[Question, ...]:
-        """The questions of one of this quiz's pools, in order."""
-        wanted = set(pool.questions)
-        return tuple(question for question in self.questions if question.id in wanted)
+        """The questions of one of this quiz's pools, in order: the run of `questions` it names
+        (found for every pool in one pass, as a large quiz's questions may be packed)."""
+        if self._starts is None:
+            firsts = {each.questions[0]: each.id for each in self.pools}
+            starts = {firsts[question.id]: index for index, question in enumerate(self.questions)
+                      if question.id in firsts}
+            object.__setattr__(self, "_starts", starts)
+        start = self._starts[pool.id]
+        return self.questions[start:start + len(pool.questions)]
 
     def pool_of(self, question: Question) -> Pool | None:
         return next((pool for pool in self.pools if question.id in pool.questions), None)

@@ -23,7 +23,7 @@ import re
 import sys
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...chunks import Chunks
@@ -82,7 +82,7 @@ def read(data: str | bytes | Chunks, *, source: str, log: Log | None = None, pac
     hostile, or when none of its questions can be read (with the reason for each). With `pack`,
     a bank of `PACK_FROM` questions or more holds them packed (`model.packed.Packed`)."""
     reader = MoodleReader(source, log=Log() if log is None else log)
-    start, drafts, read_questions = len(reader.log.diagnostics), [], _packer(pack)
+    start, drafts, read_questions = len(reader.log.diagnostics), [], _packer(pack, _parsed_share(data))
     for node in questions(data.encode("utf-8") if isinstance(data, str) else data, source):
         if node.getparent() is None:
             reader.warn("W690", node, "the file is a bare <question>, which Moodle imports nothing from "
@@ -102,8 +102,16 @@ def read(data: str | bytes | Chunks, *, source: str, log: Log | None = None, pac
     return reader.quiz(read_questions.result(), drafts, pack)
 
 
-def _packer(pack: bool) -> Packer:
-    return Packer(pack_from=None if pack else sys.maxsize)
+def _packer(pack: bool, share: Callable[[], float] | None = None) -> Packer:
+    return Packer(pack_from=None if pack else sys.maxsize, share=share)
+
+
+def _parsed_share(data: str | bytes | Chunks) -> Callable[[], float] | None:
+    """The share of a bank in `Chunks` the parser has taken so far, for its packer's forecast."""
+    if not isinstance(data, Chunks):
+        return None  # a large bank comes in Chunks (the build cuts it)
+    total = len(data) or 1
+    return lambda: 1 - len(data) / total
 
 
 @dataclass
@@ -323,7 +331,7 @@ class MoodleReader:
         tags = _common_start([draft.tags for draft in drafts])
         category = self.category or _Category([], (None, None), "")
         stem = self.source.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".xml").removesuffix(".moodle")
-        kept = _packer(pack)
+        kept = _packer(pack, lambda: len(kept) / len(read))
         for question, draft in zip(read, drafts):
             kept.add(replace(question, lang=draft.lang if draft.lang != lang else None, tags=draft.tags[len(tags):]))
         questions = kept.result()

@@ -112,7 +112,9 @@ class Builder:
     def __init__(self, parser, header: dict, *, pack: bool = False, streamed: bool = False):
         self.parser = parser
         self.header = header
-        self.questions = Packer(pack_from=None if pack else sys.maxsize)
+        self.questions = Packer(pack_from=None if pack else sys.maxsize, share=self._share)
+        self._line = 0
+        """The first line of the draft being built: how far through the source the questions are."""
         self.owners: dict[str, Head] = {}
         self.built = 0
         self.log = Log() if streamed else None
@@ -127,6 +129,7 @@ class Builder:
             parser.log, parser.sanitise = self._own
         try:
             draft = parser.drafts[index]
+            self._line = draft.line
             head = Head(number=draft.number, line=draft.line, block=draft.block)
             attributes = _attributes(parser, draft, self.header)
             attributes["id"] = _unique_id(parser, draft, attributes.get("id"), self.owners, head)
@@ -137,6 +140,9 @@ class Builder:
             self.built = index + 1
         finally:
             parser.log, parser.sanitise = told
+
+    def _share(self) -> float:
+        return self._line / len(self.parser.lines)
 
     def finish(self) -> tuple[Question, ...] | Packed:
         """Build the drafts not built yet; the questions (with `pack`, `Packed` past `PACK_FROM`)."""

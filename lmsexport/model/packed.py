@@ -102,12 +102,14 @@ class Packer:
         self._pending.append(question)
         self._length += 1
         if not self._packing:
-            self._packing = self._length >= self._pack_from or (
-                self._length == EARLY and self._share is not None and EARLY >= self._pack_from * self._share())
-        if self._length >= EARLY:
-            self._share = None  # asked once; a reader's own method would keep the reader (and its source) alive
+            self._packing = self._length >= self._pack_from or (self._length == EARLY and self._forecast())
         if self._packing and len(self._pending) >= BLOCK:
             self._pack(BLOCK)  # the first time: every question held so far
+
+    def _forecast(self) -> bool:
+        """Whether the source read so far holds its share of `PACK_FROM` questions."""
+        share, self._share = self._share, None  # asked once: a reader's own method keeps the reader (and its source)
+        return share is not None and EARLY >= self._pack_from * share()
 
     def __len__(self) -> int:
         """The questions taken so far."""
@@ -115,7 +117,7 @@ class Packer:
 
     def result(self) -> tuple | Packed:
         """The questions: a tuple, or `Packed` once there were `PACK_FROM` of them."""
-        self._share = None
+        self._share = None  # a quiz shorter than `EARLY` never asked
         if self._length < self._pack_from:
             return (*itertools.chain.from_iterable(map(_unpack, self._blocks)), *self._pending)
         self._pack(1)

@@ -24,6 +24,9 @@ questions' are 37 MB: held, their build peaked at 158 MB, past this budget at 13
 CPU time that a run could tell from its noise; the page cache holds what was just written)."""
 CHUNK = 1 << 20
 """Bytes `chunks()` reads from the temporary file at a time."""
+_SPAN = 1 << 40
+"""Where a file waits on disk is one int, `offset * _SPAN + length`: 100,000 (offset, length)
+tuples of a large QTI package took 13 MB, their ints a third of that."""
 
 
 class SpooledFiles(MutableMapping):
@@ -33,8 +36,8 @@ class SpooledFiles(MutableMapping):
     def __init__(self, files: dict[str, bytes] | None = None, *, budget: int | None = None):
         self._budget = BUDGET if budget is None else budget
         self._held = 0
-        self._entries: dict[str, bytes | tuple[int, int]] = {}
-        """A path's bytes, or where they are in the temporary file: (offset, length)."""
+        self._entries: dict[str, bytes | int] = {}
+        """A path's bytes, or where they are in the temporary file (`_SPAN`)."""
         self._file = None
         self._end = 0
         self.update(files or {})
@@ -63,7 +66,7 @@ class SpooledFiles(MutableMapping):
         del held[:]
         for chunk in chunks:
             self._write(chunk)
-        self._entries[path] = (offset, self._end - offset)
+        self._entries[path] = offset * _SPAN + self._end - offset
 
     def _write(self, data: bytes) -> None:
         if self._file is None:
@@ -83,7 +86,7 @@ class SpooledFiles(MutableMapping):
         if isinstance(entry, bytes):
             yield entry
             return
-        yield from read_back(self._file, *entry, path)
+        yield from read_back(self._file, *divmod(entry, _SPAN), path)
 
     def open(self, path: str) -> BinaryIO:
         """The file's bytes as a file to read (a parser reads a spooled 200 MB bank through it,
@@ -92,7 +95,7 @@ class SpooledFiles(MutableMapping):
 
     def size(self, path: str) -> int:
         entry = self._entries[path]
-        return len(entry) if isinstance(entry, bytes) else entry[1]
+        return len(entry) if isinstance(entry, bytes) else entry % _SPAN
 
     def __delitem__(self, path: str) -> None:
         entry = self._entries.pop(path)
@@ -110,7 +113,7 @@ class SpooledFiles(MutableMapping):
 
     def spilled(self) -> int:
         """How many bytes wait on disk (tests, benchmarks)."""
-        return sum(entry[1] for entry in self._entries.values() if not isinstance(entry, bytes))
+        return sum(entry % _SPAN for entry in self._entries.values() if not isinstance(entry, bytes))
 
     def __repr__(self) -> str:
         return f"SpooledFiles({len(self)} files, {self._held:,} bytes in memory, {self.spilled():,} on disk)"

@@ -53,6 +53,10 @@ class Thin:
         for child in self._children:
             yield from child.iter(*tags)
 
+    def __iter__(self) -> Iterator[Thin]:
+        """The children, as lxml iterates an element."""
+        return iter(self._children)
+
     def findall(self, tag: str) -> list[Thin]:
         """The children named `tag` (a Clark name, as the rules ask for them)."""
         return [child for child in self._children if child.tag == tag]
@@ -85,11 +89,12 @@ class Thinning:
         self._last: dict[object, object] = {}
         """lxml element -> its child last taken: emptied, removed once the parser is past it."""
 
-    def take(self, node) -> None:
-        """Make `node` (complete: at its end event) Thin and empty it; its emptied previous
-        sibling, which the parser is past now (tail included), leaves the tree."""
+    def take(self, node, keep: bool = True) -> None:
+        """Make `node` (complete: at its end event) Thin, unless not to `keep`, and empty it;
+        its emptied previous sibling, which the parser is past now (tail included), leaves the tree."""
         parent = node.getparent()
-        self._parts.setdefault(parent, []).append(self._made(node))
+        if keep:
+            self._parts.setdefault(parent, []).append(self._made(node))
         node.clear()
         previous = self._last.get(parent)
         if previous is not None and previous.getnext() is node:

@@ -4,19 +4,24 @@ The entry points for bytes (a zip, an XML document, a model JSON) and for a pack
 memory. Each XML document goes to the format that owns it: every format may have a
 `validation` module (`owns(root)`, `check(root, content, source=)`, and optionally
 `stream(content, source=)` for documents checked without one whole tree, `head(root)` for
-what its package rules keep of a document, `package_rules(files, source, documents)`, and
-`streaming(root)`, `streamed(node, source)`, `streamed_document(head, source)` for a
-package's large documents, below),
+what its package rules keep of a document, `package_rules(files, source, documents)`,
+`manifest_rules(files, source, documents)` for rules told the manifest's resources one at a
+time (`Listing` has the same two methods, `resource()` and `findings()`), and
+`streaming(root)`, `streamed(node, source)`, `settled(node, path, documents)`,
+`streamed_document(head, source)` for a package's large documents, below),
 found through the registry; the IMS CP rules every content package shares live here.
 Schemas load through `schemas.py`.
 
 A package's document past `STREAMED` bytes (a pieced manifest or assessment of a large bank,
-`pieces.py`) is checked as it is read, a chunk at a time: the schema as libxml2 parses
-(`XMLPullParser(schema=)`), the format's rules on each part as it ends (`streamed()`), which
-then drops what the package rules do not read, and what is left is kept as `thin.Thin`
-elements, over which the document's own rules run (`streamed_document()`). That path
-only tells a clean document: anything it finds sends the document to the whole-tree check,
-whose findings name their lines exactly as before.
+`pieces.py`) is checked as it is read, a chunk at a time, after the package's other
+documents: the schema as libxml2 parses (`XMLPullParser(schema=)`), the format's rules on
+each part as it ends (`streamed()`), which then drops what the package rules do not read.
+A part the package rules have checked already is let go: a manifest's resources and
+dependencies (`Listing` and `manifest_rules` take each as it ends, and keep facts, not
+elements), a test's item references that name their items (`settled()`). What is left is
+kept as `thin.Thin` elements, over which the document's own rules run
+(`streamed_document()`). That path only tells a clean document: anything it finds sends the
+document to the whole-tree check, whose findings name their lines exactly as before.
 
 Findings are Diagnostics whose source reads `package.zip!items/q3.xml`, so a
 message points into the archive the way a course designer can follow.
@@ -130,29 +135,36 @@ def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks 
     parsed at all. A built tree knows no line numbers, so a package with any finding is
     validated again from its bytes, for findings that point at their lines, and so is one with
     a document checked as it was read (`_streamed`), for findings worded as the whole check
-    words them. A file on its own, such as a Moodle bank, is checked as validate_xml() checks it."""
-    findings: list[Diagnostic] = []
+    words them. The large documents come last, the manifest the very last, so that the rules
+    across documents check each of their parts against the others as it is read. A file on its
+    own, such as a Moodle bank, is checked as validate_xml() checks it."""
+    found: dict[str, list[Diagnostic]] = {}
     documents: dict = dict(checked.heads) if checked is not None and MANIFEST in files else {}
-    streamed = False
+    large, streamed = [], set()
     for path in sorted(files):
         where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
         if path in documents:
             continue
         if path.endswith(_XML) and MANIFEST not in files:
-            large = hasattr(files, "open") and files.size(path) > STREAMED
-            findings += validate_xml(functools.partial(files.open, path) if large else files[path], source=where)
-        elif path.endswith(_XML) and stream and (head := _streamed(files, path, where)) is not None:
-            documents[path] = head
-            streamed = True
+            spooled = hasattr(files, "open") and files.size(path) > STREAMED
+            found[path] = validate_xml(functools.partial(files.open, path) if spooled else files[path], source=where)
+        elif path.endswith(_XML) and stream and _size(files, path) > STREAMED:
+            large.append(path)
         elif path.endswith(_XML):
-            root, problems = _parse(files[path], where)
-            owner = _owner(root) if root is not None else None
-            findings += problems if root is None else _validate_root(root, owner, files[path], where)
-            documents[path] = owner.head(root) if hasattr(owner, "head") else root
+            found[path], documents[path] = _whole(files, path, where)
         elif path.endswith(".json"):
-            findings += _validate_model_json(files[path], where)
+            found[path] = _validate_model_json(files[path], where)
+    for path in sorted(large, key=lambda path: path == MANIFEST):
+        head = _streamed(files, path, source, documents)
+        if head is None:
+            found[path], documents[path] = _whole(files, path, f"{source}!{path}")
+        else:
+            documents[path] = head
+            streamed.add(path)
+    findings = [diagnostic for path in sorted(found) for diagnostic in found[path]]
     if MANIFEST in files and not any(f.code == "V101" for f in findings):
-        findings += _manifest_rules(documents[MANIFEST], files, source)
+        if MANIFEST not in streamed:  # else its rules ran as it was read
+            findings += _manifest_rules(documents[MANIFEST], files, source, documents)
         for module in _validators():
             if hasattr(module, "package_rules"):
                 findings += module.package_rules(files, source, documents)
@@ -161,12 +173,23 @@ def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks 
     return findings
 
 
-def _streamed(files: Mapping[str, bytes], path: str, where: str):
+def _size(files: Mapping[str, bytes], path: str) -> int:
+    return files.size(path) if hasattr(files, "size") else len(files[path])
+
+
+def _whole(files: Mapping[str, bytes], path: str, where: str):
+    """The findings of a document checked whole, and what the package rules keep of it."""
+    root, problems = _parse(files[path], where)
+    owner = _owner(root) if root is not None else None
+    findings = problems if root is None else _validate_root(root, owner, files[path], where)
+    return findings, owner.head(root) if hasattr(owner, "head") else root
+
+
+def _streamed(files: Mapping[str, bytes], path: str, source: str, documents: dict):
     """What the package rules keep of a large document (see the module's doc) that passes its
-    schema and its format's rules as it is read; None for any other document."""
-    size = files.size(path) if hasattr(files, "size") else len(files[path])
-    if size <= STREAMED:
-        return None
+    schema, its format's rules and (a manifest) the package rules as it is read; None for any
+    other document. `documents`: the package's other documents, each read already."""
+    where = f"{source}!{path}"
     chunks = _unless_ids(files.chunks(path) if hasattr(files, "chunks") else iter((files[path],)))
     # Fed to the parser a slice at a time: a chunk held in memory is the whole file, which it
     # would build before the parts that ended are dropped (and refuse past 10 MB at once).
@@ -182,6 +205,7 @@ def _streamed(files: Mapping[str, bytes], path: str, where: str):
     schema, tags = how
     parser = etree.XMLPullParser(events=("end",), tag=tags, schema=load_schema(schema), resolve_entities=False,
                                  no_network=True)
+    rules = _Folding(files, source, documents) if path == MANIFEST else None
     thinning = Thinning()
     try:
         for chunk in itertools.chain(read, chunks):
@@ -189,14 +213,57 @@ def _streamed(files: Mapping[str, bytes], path: str, where: str):
             for _, node in parser.read_events():
                 if not owner.streamed(node, where):
                     return None
-                thinning.take(node)
+                if rules is not None:
+                    thinning.take(node, keep=rules.take(node))
+                else:
+                    thinning.take(node, keep=not (hasattr(owner, "settled") and owner.settled(node, path, documents)))
         head = thinning.root(parser.close())
     except (etree.XMLSyntaxError, _HoldsIds):  # not well-formed, not what the schema says, or ids
         return None
     if hasattr(owner, "streamed_document") and not owner.streamed_document(head, where):
         return None
+    if rules is not None and not rules.passed(head):
+        return None
     owner = _owner(head)  # of a manifest, known from its resources (read to the end)
     return None if owner is None else owner.head(head) if hasattr(owner, "head") else head
+
+
+class _Folding:
+    """The package rules over a large manifest as it is read: each resource as it ends goes to
+    `Listing` and each format's `manifest_rules`, then is let go unless a rule read later
+    (`package_rules`) still needs it."""
+
+    def __init__(self, files: Mapping[str, bytes], source: str, documents: dict):
+        self._listing = Listing(files, source, streamed=True)
+        self._formats = [module.manifest_rules(files, source, documents) for module in _validators()
+                         if hasattr(module, "manifest_rules")]
+
+    def take(self, node) -> bool:
+        """Take a resource or a dependency that ended (the dependencies of one resource are as
+        many as its test's items); whether to keep it (no format's rules took it whole)."""
+        if node.tag.rpartition("}")[2] == "dependency":
+            self._listing.dependency(node)
+            return False
+        for element in _IDENTIFIED(node):
+            self._listing.identified(element)
+        self._listing.resource(node)
+        return not any([rules.resource(node) for rules in self._formats])
+
+    def passed(self, head) -> bool:
+        """Whether the manifest (`head`: its elements but the resources let go) has no finding."""
+        for element in _outside_resources(head):
+            if element.get("identifier") is not None:
+                self._listing.identified(element)
+        return not any(rules.findings() for rules in (self._listing, *self._formats))
+
+
+def _outside_resources(element):
+    """`element` (a `thin.Thin`) and its descendants, but its resources' (each taken as it ended)."""
+    if element.tag.rpartition("}")[2] == "resource":
+        return
+    yield element
+    for child in element:
+        yield from _outside_resources(child)
 
 
 def _opening(chunks, read: list[bytes]):
@@ -247,44 +314,91 @@ def _unless_ids(chunks):
 _IDENTIFIED = etree.XPath("descendant-or-self::*[@identifier]")
 
 
-def _manifest_rules(root, files: dict[str, bytes], source: str) -> list[Diagnostic]:
-    """IMS CP rules no XSD states: hrefs exist, nothing unlisted, identifiers unique."""
-    where = f"{source}!{MANIFEST}"
-    findings = []
-    seen: dict[str, int] = {}
-    identified = _IDENTIFIED(root) if hasattr(root, "xpath") else (
-        element for element in root.iter() if element.get("identifier") is not None)  # a `thin.Thin` manifest
-    for element in identified:  # found by libxml2: a manifest has ~30 elements per item
-        identifier = element.get("identifier")
-        if identifier in seen:
-            findings.append(
-                finding("V201", where, f"identifier {identifier!r} is used twice (first on line {seen[identifier]})",
-                        element.sourceline, hint="give each element of the manifest an identifier of its own")
-            )
-        seen.setdefault(identifier, element.sourceline)
-    listed = set()
-    for resource in root.iter("{*}resource"):
+class Listing:
+    """The IMS CP rules no XSD states, over a manifest a resource at a time: hrefs exist,
+    nothing unlisted, identifiers unique, dependencies resolved. A whole tree gives every
+    element with an identifier first, in document order, then its resources; a large manifest
+    checked as it is read (`_streamed`, `streamed=True`) gives each resource as it ends, and
+    the rest once read, and then keeps what the rules still need (the identifiers, the
+    dependencies not yet resolved, the files not yet listed), not the elements."""
+
+    def __init__(self, files: Mapping[str, bytes], source: str, *, streamed: bool = False):
+        self._files = files
+        self._where = f"{source}!{MANIFEST}"
+        self._streamed = streamed
+        self._seen: dict[str, int | None] = {}
+        """Identifier -> the line of its first element."""
+        self._pending: dict[str, int | None] = {}
+        """Streamed: the identifierref of a dependency that no identifier read so far is -> its line."""
+        self._unlisted = {path for path in files if path != MANIFEST}
+        self._findings: dict[str, list[Diagnostic]] = {"V201": [], "V202": [], "V203": []}
+
+    def identified(self, element) -> None:
+        """An element with an identifier (V201)."""
+        identifier, line = element.get("identifier"), element.sourceline
+        if identifier in self._seen:
+            first = self._seen[identifier]
+            self._findings["V201"].append(finding(
+                "V201", self._where, f"identifier {identifier!r} is used twice (first on line {first})", line,
+                hint="give each element of the manifest an identifier of its own"))
+            return
+        self._seen[identifier] = line
+        self._pending.pop(identifier, None)
+
+    def resource(self, resource) -> None:
+        """A resource: its files (V202, V204) and (a whole tree's) dependencies (V203)."""
         base = resource.get(f"{{{_XML_NS}}}base", "")
         for element in (resource, *resource.iter("{*}file")):
             href = element.get("href")
             if not href:
                 continue
             path = posixpath.normpath(posixpath.join(base, href.split("#")[0].split("?")[0]))
-            listed.add(path)
-            if path not in files:
-                findings.append(finding("V202", where, f"{href!r} is listed in the manifest but not in the package",
-                                        element.sourceline, hint="put the file into the package, or take it out of "
-                                        "the manifest"))
-    for element in root.iter("{*}dependency"):
+            self._unlisted.discard(path)
+            if path not in self._files:
+                self._findings["V202"].append(finding(
+                    "V202", self._where, f"{href!r} is listed in the manifest but not in the package",
+                    element.sourceline, hint="put the file into the package, or take it out of the manifest"))
+        if not self._streamed:  # else each dependency came as it ended
+            for element in resource.iter("{*}dependency"):
+                self.dependency(element)
+
+    def dependency(self, element) -> None:
+        """A resource's dependency (V203), which a large manifest gives as it ends."""
         ref = element.get("identifierref")
-        if ref not in seen:
-            findings.append(finding("V203", where, f"dependency {ref!r} names no resource", element.sourceline,
-                                    hint="make identifierref the identifier of a resource of the manifest"))
-    for path in sorted(set(files) - listed - {MANIFEST}):
-        if not path.endswith("/") and not path.endswith(".xsd"):
-            findings.append(finding("V204", where, f"{path!r} is in the package but not listed in the manifest",
-                                    hint="list it in a resource's <file> entries, or leave it out"))
-    return findings
+        if ref in self._seen:
+            return
+        if self._streamed:
+            self._pending.setdefault(ref, element.sourceline)
+        else:
+            self._unresolved(ref, element.sourceline)
+
+    def _unresolved(self, ref: str, line: int | None) -> None:
+        self._findings["V203"].append(finding("V203", self._where, f"dependency {ref!r} names no resource", line,
+                                              hint="make identifierref the identifier of a resource of the manifest"))
+
+    def findings(self) -> list[Diagnostic]:
+        """Every finding, rule by rule, each rule's in the order of the manifest; asked once, as
+        it lets go of what it kept (before the formats' rules make their own at the end)."""
+        for ref, line in self._pending.items():
+            self._unresolved(ref, line)
+        unlisted = [finding("V204", self._where, f"{path!r} is in the package but not listed in the manifest",
+                            hint="list it in a resource's <file> entries, or leave it out")
+                    for path in sorted(self._unlisted) if not path.endswith("/") and not path.endswith(".xsd")]
+        self._seen, self._pending, self._unlisted = {}, {}, set()
+        return [found for rule in self._findings.values() for found in rule] + unlisted
+
+
+def _manifest_rules(root, files: Mapping[str, bytes], source: str, documents: dict) -> list[Diagnostic]:
+    """The rules over a manifest's whole tree (`Listing`), then the formats' (`manifest_rules`)."""
+    listing = Listing(files, source)
+    for element in _IDENTIFIED(root):  # found by libxml2: a manifest has ~30 elements per item
+        listing.identified(element)
+    rules = [listing, *(module.manifest_rules(files, source, documents) for module in _validators()
+                        if hasattr(module, "manifest_rules"))]
+    for resource in root.iter("{*}resource"):
+        for rule in rules:
+            rule.resource(resource)
+    return [found for rule in rules for found in rule.findings()]
 
 
 def validate_bytes(data: bytes, *, source: str) -> list[Diagnostic]:

@@ -33,8 +33,8 @@ def streamed(monkeypatch):
     passed = []
     check = validation._streamed
 
-    def spy(files, path, where):
-        head = check(files, path, where)
+    def spy(files, path, source, documents):
+        head = check(files, path, source, documents)
         if head is not None:
             passed.append(path)
         return head
@@ -189,54 +189,80 @@ def _broken(package, path: str, old: bytes, new: bytes) -> bytes:
 
 
 BREAKAGES = [
-    ("qti", "imsmanifest.xml", b'<file href="items/q3.xml"/>', b'<file href="items/q3.xml"/><bogus/>'),  # V103
-    ("qti", "imsmanifest.xml", b'identifierref="RES-big-q2"', b'identifierref="RES-big-q9"'),  # V203
-    ("qti", "imsmanifest.xml", b'identifier="RES-big-q4"', b'identifier="RES-big-q3"'),  # V201, V103 (xs:ID)
-    ("qti", "test.xml", b'identifier="big-q5" href="items/q5.xml"', b'identifier="big-q5" href="items/q6.xml"'),  # V404
-    ("qti", "test.xml", b'identifier="big-q1"', b'identifier="big-q7"'),  # V405
-    ("canvas", "big/big.xml", b'ident="big-q2"', b'ident="big-q1"'),  # V502
-    ("canvas", "big/big.xml", b'<varequal respident="response1">20001', b'<varequal respident="response1">20009'),  # V504
+    ("qti", "imsmanifest.xml", b'<file href="items/q3.xml"/>', b'<file href="items/q3.xml"/><bogus/>', ("V103",)),
+    ("qti", "imsmanifest.xml", b'identifierref="RES-big-q2"', b'identifierref="RES-big-q9"', ("V203",)),
+    ("qti", "imsmanifest.xml", b'identifier="RES-big-q4"', b'identifier="RES-big-q3"',
+     ("V201", "V103", "V203")),
+    ("qti", "imsmanifest.xml", b'<file href="items/q4.xml"/>', b'<file href="items/q44.xml"/>', ("V202",)),
+    ("qti", "imsmanifest.xml", b'href="test.xml">\n      <file href="test.xml"/>',
+     b'href="items/q1.xml">\n      <file href="items/q1.xml"/>', ("V204", "V402")),
+    ("qti", "imsmanifest.xml", b'href="items/q4.xml">', b'href="items/q5.xml">', ("V401",)),
+    ("qti", "imsmanifest.xml", b'identifier="RES-big-q4" type="imsqti_item_xmlv2p1"',
+     b'identifier="RES-big-q4" type="imsqti_test_xmlv2p1"', ("V401", "V402")),
+    ("qti", "items/q2.xml", b'identifier="big-q2"', b'identifier="big-q1"', ("V403", "V405")),
+    ("qti", "test.xml", b'identifier="big-q5" href="items/q5.xml"', b'identifier="big-q5" href="items/q6.xml"',
+     ("V404",)),
+    ("qti", "test.xml", b'identifier="big-q1"', b'identifier="big-q7"', ("V405",)),
+    ("canvas", "big/big.xml", b'ident="big-q2"', b'ident="big-q1"', ("V502",)),
+    ("canvas", "big/big.xml", b'<varequal respident="response1">20001', b'<varequal respident="response1">20009',
+     ("V504",)),
     ("canvas", "big/big.xml", b'<fieldentry>multiple_choice_question</fieldentry>',
-     b'<fieldentry>riddle_question</fieldentry>'),  # V503
+     b'<fieldentry>riddle_question</fieldentry>', ("V503",)),
 ]
 
 
-@pytest.mark.parametrize(("name", "path", "old", "new"), BREAKAGES)
-def test_a_broken_large_document_gets_the_findings_of_the_whole_check(tmp_path, monkeypatch, name, path, old, new):
+@pytest.mark.parametrize(("name", "path", "old", "new", "codes"), BREAKAGES)
+def test_a_broken_large_document_gets_the_findings_of_the_whole_check(tmp_path, monkeypatch, name, path, old, new,
+                                                                      codes):
     _, pieced = _pieced(_quiz(), name)
     package = tmp_path / "big.zip"
     package.write_bytes(_broken(pieced, path, old, new))
     whole = lmsexport.validate(package)
     monkeypatch.setattr(validation, "STREAMED", 0)
     assert whole and lmsexport.validate(package) == whole
+    assert {f.code for f in whole} == set(codes)
 
 
-def test_a_streamed_manifest_keeps_no_lines_and_one_string_for_a_repeated_value(monkeypatch):
-    """What the package rules keep of a large manifest (`thin.Thin`): a finding sends it to the
-    whole check, which has the lines; every resource's `type` and a resource's `href` and its
-    file's are one string."""
+def _documents(files) -> dict:
+    """What the package rules keep of each document but the manifest, read whole."""
+    return {path: validation._whole(files, path, path)[1] for path in files if path != "imsmanifest.xml"}
+
+
+def test_a_streamed_manifest_lets_go_of_the_resources_its_rules_took(monkeypatch):
+    """What the package rules keep of a large QTI 2.1 manifest: none of its QTI resources, whose
+    rules ran as each was read, and no lines (a finding sends it to the whole check)."""
     monkeypatch.setattr(validation, "STREAMED", 0)
     _, pieced = _pieced(_quiz(), "qti")
-    head = validation._streamed(pieced.files, "imsmanifest.xml", "big.zip!imsmanifest.xml")
-    items = [node for node in head.iter("{*}resource") if node.get("type") == "imsqti_item_xmlv2p1"]
-    assert len(items) == 5 and {node.sourceline for node in head.iter()} == {None}
-    assert all(node.get("type") is items[0].get("type") for node in items)
-    assert all(node.findall(f"{{{NS['imscp']}}}file")[0].get("href") is node.get("href") for node in items)
+    head = validation._streamed(pieced.files, "imsmanifest.xml", "big.zip", _documents(pieced.files))
+    assert head is not None and head.get("identifier") == "MANIFEST-big"
+    assert list(head.iter("{*}resource")) == [] and {node.sourceline for node in head.iter()} == {None}
 
 
-def _large_package(encoding: str = "UTF-8") -> dict[str, bytes]:
-    """A content package whose manifest, past 10 MB, lists 40,000 files."""
+def test_a_streamed_manifest_keeps_one_string_for_a_repeated_value(monkeypatch):
+    """The resources no format's rules take (web content) are kept as `thin.Thin`: every
+    resource's `type` and a resource's `href` and its file's are one string."""
+    monkeypatch.setattr(validation, "STREAMED", 0)
+    files = _large_package(count=5)
+    head = validation._streamed(files, "imsmanifest.xml", "big.zip", {})
+    kept = list(head.iter("{*}resource"))
+    assert len(kept) == 5 and all(node.get("type") is kept[0].get("type") for node in kept)
+    assert all(node.findall(f"{{{NS['imscp']}}}file")[0].get("href") is node.get("href") for node in kept)
+
+
+def _large_package(encoding: str = "UTF-8", count: int = 40_000) -> dict[str, bytes]:
+    """A content package whose manifest, past 10 MB, lists 40,000 files (`count`)."""
     manifest = etree.Element(f"{{{NS['imscp']}}}manifest", identifier="M", nsmap={None: NS["imscp"]})
     etree.SubElement(manifest, f"{{{NS['imscp']}}}organizations")
     resources = etree.SubElement(manifest, f"{{{NS['imscp']}}}resources")
     files = {}
-    for n in range(40_000):
+    for n in range(count):
         path = f"web_resources/{'folder/' * 30}image{n}.png"
-        resource = etree.SubElement(resources, f"{{{NS['imscp']}}}resource", identifier=f"R{n}", type="webcontent")
+        resource = etree.SubElement(resources, f"{{{NS['imscp']}}}resource", identifier=f"R{n}", type="webcontent",
+                                    href=path)
         etree.SubElement(resource, f"{{{NS['imscp']}}}file", href=path)
         files[path] = b""
     files = {"imsmanifest.xml": etree.tostring(manifest, xml_declaration=True, encoding=encoding), **files}
-    assert len(files["imsmanifest.xml"]) > 10_000_000
+    assert len(files["imsmanifest.xml"]) > 10_000_000 or count < 40_000
     return files
 
 

@@ -11,6 +11,7 @@ silently drops or overwrites a question there.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ...diagnostics import Diagnostic
@@ -51,7 +52,7 @@ def streaming(root):
     if is_qti(root.tag, "assessmentTest"):
         return "qti21_nomath", (f"{{{NS['qti']}}}assessmentItemRef",)
     if root.tag == _CP and _ADLCP not in root.nsmap.values():
-        return "qti21_manifest", ("{*}resource",)
+        return "qti21_manifest", ("{*}resource", "{*}dependency")
     return None
 
 
@@ -62,6 +63,17 @@ def streamed(node, source: str) -> bool:
         if child.tag in _UNREAD:
             node.remove(child)
     return True
+
+
+def settled(node, path: str, documents: dict) -> bool:
+    """Whether the package rules have nothing left to check in a part of a large test (`node`,
+    at `path`) the package's items (in `documents`, each read already) answer: an item
+    reference that names its item by href and identifier is let go; any other is kept for the
+    rules (`_reference_rules`)."""
+    if not is_qti(node.tag, "assessmentItemRef"):
+        return False
+    item = documents.get(_resolve(path, node.get("href", "")))
+    return _is_item(item) and item.get("identifier") == node.get("identifier")
 
 
 _UNREAD = (f"{{{NS['qti']}}}weight", "{http://www.imsglobal.org/xsd/imscp_v1p1}metadata")
@@ -79,14 +91,6 @@ def _parse(content: bytes):
 def _resolve(base_path: str, href: str) -> str:
     """A package path for `href` written in the file at `base_path` (relative URLs, RFC 3986)."""
     return posixpath.normpath(posixpath.join(posixpath.dirname(base_path), href.split("#")[0]))
-
-
-class _Resource(NamedTuple):
-    """A QTI resource of the manifest: the file it names, its type, its line in the manifest."""
-
-    path: str
-    kind: str
-    line: int
 
 
 class DocumentHead(NamedTuple):
@@ -112,60 +116,77 @@ def head(root):
 _ITEM = f"{{{NS['qti']}}}assessmentItem"
 
 
-def package_rules(files: dict[str, bytes], source: str, documents: dict | None = None) -> list[Diagnostic]:
-    """The QTI rules over a whole package; [] when the manifest lists no QTI resource.
-
-    `documents` maps each XML path to its parsed root (or its `head()`, None when
-    not well-formed), when the caller has parsed them already; else they are parsed here."""
-    if documents is None:
-        documents = {path: _parse(files[path]) for path in files if path.endswith(".xml")}
-    manifest = documents.get(MANIFEST)
-    if manifest is None:
-        return []
-    resources = [
-        _Resource(_resolve(MANIFEST, node.get("href")), node.get("type", ""), node.sourceline or 0)
-        for node in manifest.iter("{*}resource")
-        if node.get("type", "").startswith(("imsqti_item_xmlv2p", "imsqti_test_xmlv2p", "imsqti_assessment_xmlv2p"))
-        and node.get("href")
-    ]
-    if not resources:
-        return []
-    documents = {path: documents[path] for path in sorted(documents) if path != MANIFEST}
-    items = {path: root for path, root in documents.items() if root is not None and is_qti(root.tag, "assessmentItem")}
-    findings = _listing_rules(items, documents, resources, source)
-    findings += _unique_items(items, source)
-    for resource in resources:
-        test = documents.get(resource.path)
-        if resource.kind in TEST_RESOURCES and test is not None and is_qti(test.tag, "assessmentTest"):
-            findings += _reference_rules(resource.path, test, items, set(files), source)
-    return findings
+_QTI_RESOURCES = ("imsqti_item_xmlv2p", "imsqti_test_xmlv2p", "imsqti_assessment_xmlv2p")
 
 
-def _listing_rules(items: dict, documents: dict, resources: list[_Resource], source: str) -> list[Diagnostic]:
-    """Every item is an item resource, and every QTI resource is the document its type says."""
-    findings = []
-    listed = {resource.path for resource in resources if resource.kind.startswith("imsqti_item_xmlv2p")}
-    for path in sorted(set(items) - listed):
-        findings.append(finding(
-            "V401", f"{source}!{path}", f"the item {items[path].get('identifier')!r} is not an "
-            f"{ITEM_RESOURCE} resource of the manifest", items[path].sourceline,
-            hint="Canvas imports only the items the manifest lists as item resources: add a <resource> for it",
-        ))
-    for resource in resources:
-        root = documents.get(resource.path)
-        expected = "assessmentItem" if resource.kind.startswith("imsqti_item") else "assessmentTest"
+def manifest_rules(files: Mapping[str, bytes], source: str, documents: dict) -> Resources:
+    """The QTI rules over a package, told the manifest's resources one at a time (validation.py)."""
+    return Resources(files, source, documents)
+
+
+class Resources:
+    """The QTI rules over a package, from its manifest's resources: every item is an item
+    resource, every QTI resource the document its type says, item identifiers unique, and
+    every test's references right; no finding when the manifest lists no QTI resource.
+
+    `documents` maps each XML path but the manifest's to its root (or its `head()`, None when
+    not well-formed): every one is read before the manifest's resources come, so that each is
+    checked as it comes, and a large manifest's can be let go (`resource()` says which)."""
+
+    def __init__(self, files: Mapping[str, bytes], source: str, documents: dict):
+        self._files, self._source = files, source
+        self._documents = documents
+        self._unlisted = {path for path, root in documents.items() if _is_item(root)}
+        """Items no item resource has named yet (V401)."""
+        self._kinds: list[Diagnostic] = []
+        """V402, in the order of the resources."""
+        self._tests: list[str] = []
+        self._qti = False
+
+    def resource(self, node) -> bool:
+        """Check a resource of the manifest; whether it is QTI 2.1's, which no other rule reads."""
+        kind, href = node.get("type", ""), node.get("href")
+        if not kind.startswith(_QTI_RESOURCES) or not href:
+            return False
+        self._qti = True
+        path = _resolve(MANIFEST, href)
+        if kind.startswith("imsqti_item_xmlv2p"):
+            self._unlisted.discard(path)
+        root = self._documents.get(path) if path != MANIFEST else None
+        expected = "assessmentItem" if kind.startswith("imsqti_item") else "assessmentTest"
         if root is not None and not is_qti(root.tag, expected):
-            findings.append(finding(
-                "V402", f"{source}!{MANIFEST}", f"the {resource.kind} resource {resource.path!r} is not a QTI "
-                f"{expected}", resource.line,
-                hint=f"list it with the type of what it is, or point the resource at a QTI 2.1 {expected}",
-            ))
-    return findings
+            self._kinds.append(finding(
+                "V402", f"{self._source}!{MANIFEST}", f"the {kind} resource {path!r} is not a QTI {expected}",
+                node.sourceline or 0, hint=f"list it with the type of what it is, or point the resource at a QTI 2.1 "
+                f"{expected}"))
+        elif kind in TEST_RESOURCES and root is not None:
+            self._tests.append(path)
+        return True
+
+    def findings(self) -> list[Diagnostic]:
+        if not self._qti:
+            return []
+        documents = self._documents
+        findings = [finding(
+            "V401", f"{self._source}!{path}", f"the item {documents[path].get('identifier')!r} is not an "
+            f"{ITEM_RESOURCE} resource of the manifest", documents[path].sourceline,
+            hint="Canvas imports only the items the manifest lists as item resources: add a <resource> for it",
+        ) for path in sorted(self._unlisted)]
+        findings += self._kinds
+        findings += _unique_items(documents, self._source)
+        for path in self._tests:
+            findings += _reference_rules(path, documents[path], documents, set(self._files), self._source)
+        return findings
 
 
-def _unique_items(items: dict, source: str) -> list[Diagnostic]:
+def _is_item(root) -> bool:
+    return root is not None and is_qti(root.tag, "assessmentItem")
+
+
+def _unique_items(documents: dict, source: str) -> list[Diagnostic]:
     findings, first = [], {}
-    for path, root in sorted(items.items()):
+    for path in sorted(path for path, root in documents.items() if _is_item(root)):
+        root = documents[path]
         identifier = root.get("identifier")
         if identifier in first:
             findings.append(finding(
@@ -177,22 +198,23 @@ def _unique_items(items: dict, source: str) -> list[Diagnostic]:
     return findings
 
 
-def _reference_rules(test_path: str, test, items: dict, present: set[str], source: str) -> list[Diagnostic]:
+def _reference_rules(test_path: str, test, documents: dict, present: set[str], source: str) -> list[Diagnostic]:
     """Every assessmentItemRef names an item of the package, by href and by identifier."""
     findings = []
     where = f"{source}!{test_path}"
     for ref in test.iter(f"{{{NS['qti']}}}assessmentItemRef"):
         identifier, href = ref.get("identifier"), ref.get("href", "")
         path = _resolve(test_path, href)
-        if path not in items:
+        item = documents.get(path)
+        if not _is_item(item):
             problem = "is not an assessmentItem" if path in present else "is not in the package"
             findings.append(finding("V404", where, f"assessmentItemRef {identifier!r} points at {href!r}, which "
                                      f"{problem}", ref.sourceline,
                                     hint="point the href at the item's file in the package (relative to the test)"))
-        elif items[path].get("identifier") != identifier:
+        elif item.get("identifier") != identifier:
             findings.append(finding(
                 "V405", where, f"assessmentItemRef {identifier!r} points at {href!r}, whose item identifier is "
-                f"{items[path].get('identifier')!r}", ref.sourceline,
+                f"{item.get('identifier')!r}", ref.sourceline,
                 hint="use the item's own identifier: Canvas attaches items to the quiz by identifier and drops the others",
             ))
     return findings

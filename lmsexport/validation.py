@@ -42,6 +42,7 @@ from lxml import etree
 
 from .archive import read_zip
 from .diagnostics import Diagnostic
+from .memory import return_freed_memory
 from .package import MANIFEST
 from .schemas import finding, load_schema
 from .thin import Thinning
@@ -114,7 +115,8 @@ def _validate_root(root, owner, content: bytes, source: str) -> list[Diagnostic]
 class TreeChecks:
     """The XML files a writer built that pass their schema, checked on the writer's own trees
     (`WriteOptions.on_document`) as it finishes each: parsing the bytes again cost a
-    2,000-question QTI build 50 ms. Keeps what the package rules read of each (`head()`)."""
+    2,000-question QTI build 50 ms. Keeps what the package rules read of each (`head()`), to
+    which `validate_files()` adds the package's other documents."""
 
     def __init__(self):
         self.heads: dict[str, object] = {}
@@ -139,7 +141,7 @@ def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks 
     across documents check each of their parts against the others as it is read. A file on its
     own, such as a Moodle bank, is checked as validate_xml() checks it."""
     found: dict[str, list[Diagnostic]] = {}
-    documents: dict = dict(checked.heads) if checked is not None and MANIFEST in files else {}
+    documents: dict = checked.heads if checked is not None and MANIFEST in files else {}  # no copy: 5 MB
     large, streamed = [], set()
     for path in sorted(files):
         where = f"{source}!{path}" if len(files) > 1 or path == MANIFEST else source
@@ -156,6 +158,7 @@ def validate_files(files: dict[str, bytes], *, source: str, checked: TreeChecks 
             found[path] = _validate_model_json(files[path], where)
     for path in sorted(large, key=lambda path: path == MANIFEST):
         head = _streamed(files, path, source, documents)
+        return_freed_memory()  # a large test's parser grew 20 MB, which the manifest's rules need not stack on
         if head is None:
             found[path], documents[path] = _whole(files, path, f"{source}!{path}")
         else:
@@ -318,8 +321,8 @@ class Listing:
     """The IMS CP rules no XSD states, over a manifest a resource at a time: hrefs exist,
     nothing unlisted, identifiers unique, dependencies resolved. A whole tree gives every
     element with an identifier first, in document order, then its resources; a large manifest
-    checked as it is read (`_streamed`, `streamed=True`) gives each resource as it ends, and
-    the rest once read, and then keeps what the rules still need (the identifiers, the
+    checked as it is read (`_streamed`, `streamed=True`) gives each resource and dependency
+    as it ends, and the rest once read, and then keeps what the rules still need (the identifiers, the
     dependencies not yet resolved, the files not yet listed), not the elements."""
 
     def __init__(self, files: Mapping[str, bytes], source: str, *, streamed: bool = False):
@@ -328,14 +331,16 @@ class Listing:
         self._streamed = streamed
         self._seen: dict[str, int | None] = {}
         """Identifier -> the line of its first element."""
-        self._pending: dict[str, int | None] = {}
-        """Streamed: the identifierref of a dependency that no identifier read so far is -> its line."""
+        self._pending: set[str] = set()
+        """Streamed: the identifierrefs of dependencies that no identifier read so far is."""
         self._unlisted = {path for path in files if path != MANIFEST}
         self._findings: dict[str, list[Diagnostic]] = {"V201": [], "V202": [], "V203": []}
 
     def identified(self, element) -> None:
         """An element with an identifier (V201)."""
-        identifier, line = element.get("identifier"), element.sourceline
+        identifier = element.get("identifier")
+        # Lines kept streamed were 3 MB of 100,000 resources: a finding sends it to the whole check.
+        line = None if self._streamed else element.sourceline
         if identifier in self._seen:
             first = self._seen[identifier]
             self._findings["V201"].append(finding(
@@ -343,7 +348,7 @@ class Listing:
                 hint="give each element of the manifest an identifier of its own"))
             return
         self._seen[identifier] = line
-        self._pending.pop(identifier, None)
+        self._pending.discard(identifier)
 
     def resource(self, resource) -> None:
         """A resource: its files (V202, V204) and (a whole tree's) dependencies (V203)."""
@@ -368,7 +373,7 @@ class Listing:
         if ref in self._seen:
             return
         if self._streamed:
-            self._pending.setdefault(ref, element.sourceline)
+            self._pending.add(ref)
         else:
             self._unresolved(ref, element.sourceline)
 
@@ -379,12 +384,12 @@ class Listing:
     def findings(self) -> list[Diagnostic]:
         """Every finding, rule by rule, each rule's in the order of the manifest; asked once, as
         it lets go of what it kept (before the formats' rules make their own at the end)."""
-        for ref, line in self._pending.items():
-            self._unresolved(ref, line)
+        for ref in self._pending:
+            self._unresolved(ref, None)
         unlisted = [finding("V204", self._where, f"{path!r} is in the package but not listed in the manifest",
                             hint="list it in a resource's <file> entries, or leave it out")
                     for path in sorted(self._unlisted) if not path.endswith("/") and not path.endswith(".xsd")]
-        self._seen, self._pending, self._unlisted = {}, {}, set()
+        self._seen, self._pending, self._unlisted = {}, set(), set()
         return [found for rule in self._findings.values() for found in rule] + unlisted
 
 

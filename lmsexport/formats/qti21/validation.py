@@ -137,6 +137,8 @@ class Resources:
         self._files, self._source = files, source
         self._documents = documents
         self._unlisted = {path for path, root in documents.items() if _is_item(root)}
+        self._unique = _unique_items(documents, source)
+        """V403, found before the manifest's resources come: its 100,000 identifiers do not stack on theirs."""
         """Items no item resource has named yet (V401)."""
         self._kinds: list[Diagnostic] = []
         """V402, in the order of the resources."""
@@ -173,9 +175,9 @@ class Resources:
             hint="Canvas imports only the items the manifest lists as item resources: add a <resource> for it",
         ) for path in sorted(self._unlisted)]
         findings += self._kinds
-        findings += _unique_items(documents, self._source)
+        findings += self._unique
         for path in self._tests:
-            findings += _reference_rules(path, documents[path], documents, set(self._files), self._source)
+            findings += _reference_rules(path, documents[path], documents, self._files, self._source)
         return findings
 
 
@@ -198,7 +200,7 @@ def _unique_items(documents: dict, source: str) -> list[Diagnostic]:
     return findings
 
 
-def _reference_rules(test_path: str, test, documents: dict, present: set[str], source: str) -> list[Diagnostic]:
+def _reference_rules(test_path: str, test, documents: dict, present: Mapping, source: str) -> list[Diagnostic]:
     """Every assessmentItemRef names an item of the package, by href and by identifier."""
     findings = []
     where = f"{source}!{test_path}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +14,7 @@ from lmsexport import schemas
 from lmsexport.cli import main
 from lmsexport.package import MANIFEST, zip_bytes
 from lmsexport.schemas import SCHEMA_FILES, load_schema, schema_dir
-from lmsexport.validation import validate_bytes
+from lmsexport.validation import Remaining, validate_bytes
 
 CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
 
@@ -54,6 +55,20 @@ def _manifest(resources: str) -> bytes:
     return (
         f'<manifest xmlns="{CP}" identifier="M"><organizations/><resources>{resources}</resources></manifest>'
     ).encode()
+
+
+def test_what_a_rule_has_yet_to_meet_gives_back_its_table_as_it_empties():
+    """A large manifest's rules keep the files not yet listed and the dependencies not yet
+    resolved (validation.Remaining): a set keeps its largest table, which would stack on the
+    identifiers they keep as the same resources are read."""
+    remaining = Remaining(f"items/q{n}.xml" for n in range(10_000))
+    full = sys.getsizeof(remaining._values)
+    for n in range(9_500):
+        remaining.discard(f"items/q{n}.xml")
+    assert set(remaining) == {f"items/q{n}.xml" for n in range(9_500, 10_000)}
+    assert sys.getsizeof(remaining._values) < full / 8
+    remaining.add("test.xml")
+    assert "test.xml" in remaining and len(remaining) == 501
 
 
 def test_manifest_rules_find_missing_unlisted_and_duplicate(tmp_path):

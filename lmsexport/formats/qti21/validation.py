@@ -17,6 +17,7 @@ from typing import NamedTuple
 from ...diagnostics import Diagnostic
 from ...package import MANIFEST
 from ...schemas import finding, load_schema, schema_findings
+from ...validation import Remaining
 from ...xml import NS, parser
 from .names import ITEM_RESOURCE, TEST_RESOURCES, is_qti
 
@@ -136,7 +137,7 @@ class Resources:
     def __init__(self, files: Mapping[str, bytes], source: str, documents: dict):
         self._files, self._source = files, source
         self._documents = documents
-        self._unlisted = {path for path, root in documents.items() if _is_item(root)}
+        self._unlisted = Remaining(path for path, root in documents.items() if _is_item(root))
         self._unique = _unique_items(documents, source)
         """V403, found before the manifest's resources come: its 100,000 identifiers do not stack on theirs."""
         """Items no item resource has named yet (V401)."""

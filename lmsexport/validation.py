@@ -45,7 +45,7 @@ from .diagnostics import Diagnostic
 from .memory import return_freed_memory
 from .package import MANIFEST
 from .schemas import finding, load_schema
-from .thin import Thinning
+from .thin import Remaining, Thinning
 from .xml import entity_reference, parser
 
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -315,35 +315,6 @@ def _unless_ids(chunks):
 
 
 _IDENTIFIED = etree.XPath("descendant-or-self::*[@identifier]")
-
-
-class Remaining:
-    """Values a rule has yet to meet (the files no resource has listed yet), as a set that gives
-    back its table as it empties: a set keeps its largest one, 4 MB for 100,000 paths, while
-    what the rules keep of each resource read grows."""
-
-    def __init__(self, values=()):
-        self._values = set(values)
-        self._most = len(self._values)
-
-    def add(self, value) -> None:
-        self._values.add(value)
-        self._most = max(self._most, len(self._values))
-
-    def discard(self, value) -> None:
-        values = self._values
-        values.discard(value)
-        if len(values) * 4 < self._most:  # a quarter left: a table that size (amortised: each value copied twice)
-            self._values, self._most = set(values), len(values)
-
-    def __contains__(self, value) -> bool:
-        return value in self._values
-
-    def __iter__(self):
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
 
 
 class Listing:

@@ -9,6 +9,7 @@ import zipfile
 import pytest
 
 from lmsexport.package import MANIFEST, Package, Zipping, write_atomic, zip_bytes
+from lmsexport.spool import SpooledFiles
 
 FILES = {"b.xml": b"<b/>", MANIFEST: b"<manifest/>", "a/z.txt": "é".encode()}
 
@@ -44,6 +45,24 @@ def test_zipping_on_a_thread_gives_the_same_bytes_and_its_errors():
     with pytest.raises(TypeError):
         broken.result()
     assert not [t for t in threading.enumerate() if t.name == "lmsexport-zip"]  # joined: a later build may fork
+
+
+def test_a_large_package_is_zipped_once_it_is_checked(monkeypatch):
+    """Past `SPILLED` bytes the zip's record of every entry would stack on the check's peak."""
+    from lmsexport import package
+
+    started = []
+
+    class Thread:  # runs at once, and counts
+        def __init__(self, target, args, **_):
+            started.append(target)
+            self.start, self.join = lambda: target(*args), lambda: None
+
+    monkeypatch.setattr(package.threading, "Thread", Thread)
+    assert Zipping(Package(SpooledFiles(FILES))).result() == Package(FILES).to_bytes() and len(started) == 1
+    monkeypatch.setattr(package, "SPILLED", 0)
+    zipping = Zipping(Package(SpooledFiles(FILES)))
+    assert b"".join(zipping.result()) == Package(FILES).to_bytes() and len(started) == 1
 
 
 def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path):

@@ -14,7 +14,8 @@ from lmsexport import schemas
 from lmsexport.cli import main
 from lmsexport.package import MANIFEST, zip_bytes
 from lmsexport.schemas import SCHEMA_FILES, load_schema, schema_dir
-from lmsexport.validation import Remaining, validate_bytes
+from lmsexport.thin import Remaining
+from lmsexport.validation import validate_bytes
 
 CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
 
@@ -59,7 +60,7 @@ def _manifest(resources: str) -> bytes:
 
 def test_what_a_rule_has_yet_to_meet_gives_back_its_table_as_it_empties():
     """A large manifest's rules keep the files not yet listed and the dependencies not yet
-    resolved (validation.Remaining): a set keeps its largest table, which would stack on the
+    resolved (thin.Remaining): a set keeps its largest table, which would stack on the
     identifiers they keep as the same resources are read."""
     remaining = Remaining(f"items/q{n}.xml" for n in range(10_000))
     full = sys.getsizeof(remaining._values)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from ...diagnostics import Diagnostic
 from ...package import MANIFEST
 from ...schemas import finding, load_schema, schema_findings
-from ...validation import Remaining
+from ...thin import Remaining
 from ...xml import NS, parser
 from .names import ITEM_RESOURCE, TEST_RESOURCES, is_qti
 

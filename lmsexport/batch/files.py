@@ -46,12 +46,12 @@ def disk_name(name: str) -> str:
     return os.fsdecode(name.encode("utf-8", "surrogateescape"))
 
 
-def read_regular(path: Path, limit: int) -> bytes:
+def read_regular(path: Path | str, limit: int) -> bytes:
     """The bytes of the regular file at `path`, or OSError if it is not one or is over `limit`."""
     return b"".join(read_chunks(path, limit))
 
 
-def read_chunks(path: Path, limit: int) -> Iterator[bytes]:
+def read_chunks(path: Path | str, limit: int) -> Iterator[bytes]:
     """`read_regular()` a MiB at a time, for a file that need not be held whole (a package
     compared with the one a build made)."""
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,10 +46,10 @@ def fingerprint(source: bytes, settings: dict) -> str:
     return content_hash(recipe.encode("utf-8") + b"\x00" + source)
 
 
-def _stamp(path: Path) -> list[int] | None:
+def _stamp(path: Path | str) -> list[int] | None:
     """A written file's size and modification time (ns), or None if it cannot be read."""
     try:
-        found = path.stat()
+        found = os.stat(path)
     except OSError:
         return None
     return [found.st_size, found.st_mtime_ns]
@@ -79,11 +80,11 @@ class BuildState:
             return None
         files = {**entry.get("inputs", {}), **entry.get("outputs", {})}
         stamps = entry.get("stamps", {})
-        for path, expected in files.items():
+        for path, expected in files.items():  # a no-op rebuild's own work: no Path made
             try:
-                if path in stamps and _stamp(Path(disk_name(path))) == stamps[path]:
+                if path in stamps and _stamp(disk_name(path)) == stamps[path]:
                     continue
-                if content_hash(read_regular(Path(disk_name(path)), SOURCE_LIMIT)) != expected:
+                if content_hash(read_regular(disk_name(path), SOURCE_LIMIT)) != expected:
                     return None
             except OSError:
                 return None

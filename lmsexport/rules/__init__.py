@@ -13,7 +13,6 @@ import bisect
 import functools
 import operator
 import re
-from array import array
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Callable, Iterator, NamedTuple, TypeVar
@@ -204,6 +203,9 @@ def _kind_parts(question: Question, label: str, part, lang: str | None) -> Itera
 
 
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
+_CODE_TAG = re.compile(r"<(?:code|pre|kbd|samp)", re.IGNORECASE)
+"""What an HTML text holding code has (and some without: `<preview>`); without it, its prose
+is the very text it shows."""
 
 
 def visible(part: Part | Text) -> str:
@@ -211,46 +213,64 @@ def visible(part: Part | Text) -> str:
     return html_words(part.value) if part.format == "html" else part.value
 
 
-def prose(part: Part | Text) -> str:
-    """The visible text without code (`code` spans, <code>/<pre>), where `%s` or `{0}` are meant."""
+def _prose(part: Part, shown: str) -> str:
+    """The visible text without code (`code` spans, <code>/<pre>), where `%s` or `{0}` are
+    meant, given what `part` shows: that very string when it holds no code."""
     value = part.value
     if part.format == "html":
-        return html_words(value, code=False)
-    return _CODE_SPAN.sub(" ", value) if "`" in value else value
-
-
-_TEXTS: dict[str, Callable[[Part], str]] = {"value": lambda part: part.value, "visible": visible, "prose": prose}
+        return html_words(value, code=False) if _CODE_TAG.search(value) else shown
+    return _CODE_SPAN.sub(" ", value) if "`" in value else shown
 
 
 def texts(quiz: Quiz, kind: str) -> tuple[str, ...]:
-    """Per part of `quiz_parts(quiz)`, its `value`, `visible()` or `prose()` text; made once a quiz.
-    The very tuple of values when every text is its value (plain text without code spans), so
-    that what is made of them (`candidates`) is made once too."""
+    """Per part of `quiz_parts(quiz)`, its `value`, `visible()` or prose text (`_prose`); made
+    once a quiz. The very tuple of the visible texts or of the values when every text is that
+    text (a quiz without code, plain text), so that nothing is made twice of the same texts."""
 
     def make() -> tuple[str, ...]:
-        made = tuple(map(_TEXTS[kind], quiz_parts(quiz)))
-        values = texts(quiz, "value") if kind != "value" else made
-        return values if all(map(operator.is_, made, values)) else made
+        parts = quiz_parts(quiz)
+        if kind == "value":
+            return tuple(part.value for part in parts)
+        if kind == "visible":
+            made, bases = tuple(map(visible, parts)), (texts(quiz, "value"),)
+        else:
+            shown = texts(quiz, "visible")
+            made, bases = tuple(map(_prose, parts, shown)), (shown, texts(quiz, "value"))
+        return next((base for base in bases if all(map(operator.is_, made, base))), made)
 
     return shared(f"{kind} texts", quiz, make)
+
+
+JOINED = 4096
+"""Parts that `candidates` joins at a time: one copy of all a quiz's texts, kept for every rule
+that asks, was 80 MB at 100,000 Vietnamese questions, and three of them (value, visible, prose)
+140 MB of a 200 MB Moodle bank's lint; a chunk is made and let go in a few microseconds."""
 
 
 def candidates(quiz: Quiz, hints: tuple[str | re.Pattern, ...], *kinds: str) -> list[int]:
     """The indexes in `quiz_parts(quiz)` of the parts whose text of one of `kinds` holds one of
     `hints` (a string, or a pattern that finds something), in order. A rule's quick look for
-    what its patterns all need: one search per hint over all the quiz's texts joined by line
-    breaks, resumed at the next part after each find, instead of one per part (12,000 parts for
-    2,000 questions, most of them without it). A string is searched for as such (`str.find`,
-    many times faster than a pattern); a pattern must never match a line break."""
+    what its patterns all need: one search per hint over the quiz's texts joined by line breaks
+    (JOINED at a time), resumed at the next part after each find, instead of one per part
+    (12,000 parts for 2,000 questions, most of them without it). A string is searched for as
+    such (`str.find`, many times faster than a pattern); a pattern must never match a line break."""
     found: set[int] = set()
+    searched: list[tuple[str, ...]] = []
     for kind in kinds:
-        joined, starts = _joined_texts(quiz, kind)
-        for hint in hints:
-            position = 0
-            while (start := _find(joined, hint, position)) >= 0:
-                index = bisect.bisect_right(starts, start) - 1
-                found.add(index)
-                position = starts[index + 1] if index + 1 < len(starts) else len(joined)
+        pieces = texts(quiz, kind)
+        if any(pieces is other for other in searched):
+            continue  # the same texts (`texts`): the same finds
+        searched.append(pieces)
+        for first in range(0, len(pieces), JOINED):
+            chunk = pieces[first:first + JOINED]
+            joined = "\n".join(chunk)
+            starts = list(accumulate(map((1).__add__, map(len, chunk[:-1])), initial=0))
+            for hint in hints:
+                position = 0
+                while (start := _find(joined, hint, position)) >= 0:
+                    index = bisect.bisect_right(starts, start) - 1
+                    found.add(first + index)
+                    position = starts[index + 1] if index + 1 < len(starts) else len(joined)
     return sorted(found)
 
 
@@ -259,17 +279,3 @@ def _find(text: str, hint: str | re.Pattern, position: int) -> int:
         return text.find(hint, position)
     match = hint.search(text, position)
     return -1 if match is None else match.start()
-
-
-def _joined_texts(quiz: Quiz, kind: str) -> tuple[str, array]:
-    """The quiz's texts of `kind` joined by line breaks, and where each starts: made once for
-    every kind that has the same texts (`texts`), as a copy of them all is no small thing
-    (80 MB for 100,000 Vietnamese questions)."""
-    pieces = texts(quiz, kind)
-    for other in _TEXTS:
-        entry = _shared.get(f"joined {other} texts")
-        if entry is not None and entry[0] is pieces:
-            return entry[1]
-    joined = ("\n".join(pieces), array("q", accumulate((len(piece) + 1 for piece in pieces[:-1]), initial=0)))
-    _shared[f"joined {kind} texts"] = (pieces, joined)
-    return joined

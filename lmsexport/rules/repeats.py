@@ -75,7 +75,9 @@ class _Words(NamedTuple):
     """A text as normalised words, with what the comparison needs precomputed."""
 
     words: tuple[str, ...]
-    set: frozenset[str]
+    distinct: tuple[str, ...]
+    """Its words, each once (the very `words` when none repeats): a set of them is made only to
+    compare two texts, since a frozenset kept for each of a bank's 90,000 prompts was 60 MB."""
     numbers: tuple[str, ...]
     """Its numbers, each once, sorted (a tuple: a one-number frozenset is 216 bytes, this 48)."""
 
@@ -84,13 +86,8 @@ class _Words(NamedTuple):
         # Most texts are letters only, and have none.
         numbers = () if "".join(words).isalpha() else tuple(
             sorted({w for w in words if not w.isalpha() and any(map(str.isdigit, w))}))  # a word: no digit
-        # Only a text of MIN_WORDS or more is compared by its set (`_similar`): a short one keeps none.
-        return cls(words, frozenset(words) if len(words) >= MIN_WORDS else _NONE, numbers)
-
-
-_NONE: frozenset[str] = frozenset()
-"""The one empty set every text too short to compare by set shares: each empty frozenset made
-is an object of its own (200 bytes)."""
+        distinct = tuple(dict.fromkeys(words))
+        return cls(words, words if len(distinct) == len(words) else distinct, numbers)
 
 
 class _Entry(NamedTuple):
@@ -118,7 +115,8 @@ def _similar(a: _Words, b: _Words) -> bool:
         return True
     if a.numbers != b.numbers or min(len(a.words), len(b.words)) < MIN_WORDS:
         return False
-    return len(a.set & b.set) >= SIMILAR * len(a.set | b.set)
+    union = len(set(a.distinct).union(b.distinct))
+    return len(a.distinct) + len(b.distinct) - union >= SIMILAR * union  # the intersection's size
 
 
 def _same_answers(a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...]) -> bool:
@@ -144,7 +142,7 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
     meet what their first meets. An entry whose key (`_key`) no other has repeats nothing and
     is repeated by nothing: it is left out (most of a bank whose prompts are numbered, or whose
     answers are short)."""
-    frequency = Counter(itertools.chain.from_iterable(entry.prompt.set or set(entry.prompt.words) for entry in entries))
+    frequency = Counter(itertools.chain.from_iterable(entry.prompt.distinct for entry in entries))
     keys = list(map(_key, entries))
     shared = {key for key, count in Counter(keys).items() if count > 1}
     index: dict[tuple, list[int]] = defaultdict(list)
@@ -156,7 +154,7 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
         if first != later:
             same[later] = first
             continue
-        words = sorted(sorted(entry.prompt.set or set(entry.prompt.words)), key=frequency.__getitem__)  # rarest first, ties by word
+        words = sorted(sorted(entry.prompt.distinct), key=frequency.__getitem__)  # rarest first, ties by word
         seen = set()
         for word in words[: len(words) - math.ceil(SIMILAR * len(words)) + 1]:
             posting = index[key, word]

@@ -1,4 +1,5 @@
-"""Memory a build has freed, handed back to the operating system.
+"""Memory a build has freed, handed back to the operating system; work that makes no cycles,
+done without the cyclic collector.
 
 glibc keeps the blocks freed by a format's lxml trees for the process, so without this
 the next format's peak stacks on the last one's and a 10,000-question `--format all`
@@ -8,7 +9,10 @@ once they are read (chunks.py), which the model read from them cannot use.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
+from typing import Iterator
 
 
 @functools.cache
@@ -28,3 +32,23 @@ def return_freed_memory() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
+
+
+@contextlib.contextmanager
+def uncollected() -> Iterator[None]:
+    """Run the block without the cyclic collector, for work that makes millions of objects
+    and no cycles of its own: `lmsexport lint` of 100,000 questions reads ~3 million objects
+    that live to its end (a collection after its read and check finds only 50 to 300 left
+    from imports), and the collector walked them again and again: 12.4 s of wall time
+    without this, 10.4 s with it. What the block made then goes to the oldest generation,
+    which a full collection walks only once it has grown by a quarter, instead of the
+    youngest, whose next collection would walk it all."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if enabled:
+            gc.enable()

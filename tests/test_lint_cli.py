@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,43 @@ def test_cli_import_does_not_load_the_language_model():
     code = "import sys; import lmsexport.cli; print(sorted(m for m in ('numpy', 'py3langid') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_lint_reads_and_checks_without_the_collector_and_turns_it_back_on(monkeypatch):
+    """Lint's objects live to its end and make no cycles: the collector is off while it reads
+    and checks (memory.uncollected)."""
+    from lmsexport.rules import runner
+
+    seen = []
+    check = runner.check
+    monkeypatch.setattr(runner, "check", lambda *args, **kwargs: seen.append(gc.isenabled()) or check(*args, **kwargs))
+    assert gc.isenabled()
+    assert _lint(QUIZZES, "--ignore", "L010").exit_code == 0
+    assert seen == [False] and gc.isenabled()
+
+
+def test_what_is_made_without_the_collector_goes_to_the_oldest_generation_and_is_still_collected():
+    from lmsexport.memory import uncollected
+
+    gc.collect()
+    with uncollected():
+        assert not gc.isenabled()
+        kept = [[] for _ in range(5_000)]
+        cycle = []
+        cycle.append(cycle)
+        alive = weakref.ref(_Cyclic(cycle))
+        del cycle
+    young = gc.get_count()[0]
+    assert gc.isenabled()
+    assert young < 100 and any(item is kept[0] for item in gc.get_objects(generation=2))
+    gc.collect()
+    assert alive() is None
+    with pytest.raises(ValueError), uncollected():
+        raise ValueError
+    assert gc.isenabled()
+
+
+class _Cyclic:
+    def __init__(self, other):
+        self.other = other
+        other.append(self)

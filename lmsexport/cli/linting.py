@@ -53,22 +53,24 @@ def lint(paths: tuple[Path, ...], format_: str, ignore: list[str], strict: bool,
     from ..rules.runner import check
     from ..rules.report import RENDERERS, counts
     from ..batch.reading import read_paths
+    from ..memory import uncollected
     from ..text import counted
 
     quizzes, names, diagnostics, sources = [], [], [], []
     def ignored(path: Path) -> None:
         click.echo(_not_a_quiz(source_name(path)), err=True)
 
-    try:
-        for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1, ignored):
-            sources.append(path)
-            diagnostics += problems
-            if quiz is not None:
-                quizzes.append(quiz)
-                names.append(source_name(path))
-    except FileNotFoundError as exc:
-        raise click.UsageError(str(exc)) from None
-    diagnostics += check(quizzes, ignore=ignore, sources=names, split=True)
+    with uncollected():
+        try:
+            for path, quiz, problems in read_paths(list(paths), jobs or os.cpu_count() or 1, ignored):
+                sources.append(path)
+                diagnostics += problems
+                if quiz is not None:
+                    quizzes.append(quiz)
+                    names.append(source_name(path))
+        except FileNotFoundError as exc:
+            raise click.UsageError(str(exc)) from None
+        diagnostics += check(quizzes, ignore=ignore, sources=names, split=True)
     order = {source_name(path): position for position, path in enumerate(sources)}
     diagnostics.sort(key=lambda d: order.get(d.span.file, len(order)))
     report = RENDERERS[format_](diagnostics)

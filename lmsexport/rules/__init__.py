@@ -244,7 +244,7 @@ def texts(quiz: Quiz, kind: str) -> tuple[str, ...]:
 JOINED = 4096
 """Parts that `candidates` joins at a time: one copy of all a quiz's texts, kept for every rule
 that asks, was 80 MB at 100,000 Vietnamese questions, and three of them (value, visible, prose)
-140 MB of a 200 MB Moodle bank's lint; a chunk is made and let go in a few microseconds."""
+140 MB of a 200 MB Moodle bank's lint; a chunk is made and let go in a tenth of a millisecond."""
 
 
 def candidates(quiz: Quiz, hints: tuple[str | re.Pattern, ...], *kinds: str) -> list[int]:

@@ -128,3 +128,27 @@ def test_lint_of_many_questions_finds_what_the_key_calls_for():
     long_right = lambda i, j: f"option {j} of {i}" + (" which is the long right one" if j == i % 4 else "")  # noqa: E731
     quiz = _quiz(10_000, answer=long_right)
     assert sorted({d.code for d in check([quiz], ignore=["L020"])}) == ["L030", "L032"]
+
+
+_WORDS = st.lists(st.sampled_from(["one", "two", "tree", "four", "7", "8"]), min_size=1, max_size=6).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_WORDS, st.lists(_WORDS, min_size=2, max_size=3), st.integers(0, 2)), max_size=25))
+def test_l040_finds_what_comparing_every_pair_finds(questions):
+    """Below CANDIDATES look-alikes the index is exact: every question is reported as repeating the
+    first earlier one with a similar prompt and similar correct answers, as comparing each pair
+    says (questions whose prompt's numbers and count of correct answers no other has included)."""
+    quiz = _quiz(len(questions), options=3, prompt=lambda i: questions[i][0] + "?",
+                 correct=lambda i: questions[i][2], answer=lambda i, j: (questions[i][1] * 3)[j])
+    words = [(repeats._Words.of(repeats._words(q.prompt.value)),
+              tuple(repeats._words(c.text.value) for c in q.correct_choices)) for q in quiz.questions]
+    expected = {}
+    for later, (prompt, correct) in enumerate(words):
+        first = next((earlier for earlier in range(later) if repeats._similar(words[earlier][0], prompt)
+                      and repeats._same_answers(words[earlier][1], correct)), None)
+        if first is not None:
+            expected[f"q{later}"] = f"question {first + 1}"
+    found = {finding.question.id: finding.message.split(" repeats ")[-1] for _, finding in
+             repeats._repeated_questions([quiz])}
+    assert found == expected

@@ -94,20 +94,26 @@ class _Entry(NamedTuple):
     quiz: int
     question: Question
     prompt: _Words
-    answers: tuple[tuple[str, ...], ...]
-    """The words of its correct answers: compared (`_same_answers`) only once prompts are."""
+    answers: tuple[tuple[str, ...], ...] | None
+    """The words of its correct answers: compared (`_same_answers`) only once prompts are. None
+    when no other question has its prompt's numbers and as many correct answers (`_key`): it
+    repeats nothing and nothing repeats it, so they are not made (numbered prompts)."""
 
 
 def _entries(quizzes: Sequence[Quiz]) -> list[_Entry]:
-    entries = []
+    drafts = []
     for index, quiz in enumerate(quizzes):
         for question in quiz.questions:
-            correct = question.correct_choices if isinstance(question, MultipleChoice) else ()
-            answers = tuple(_words(visible(choice.text)) for choice in correct)
             prompt = _words(visible(question.prompt))
             if prompt:
-                entries.append(_Entry(index, question, _Words.of(prompt), answers))
-    return entries
+                correct = question.correct_choices if isinstance(question, MultipleChoice) else ()
+                drafts.append((index, question, _Words.of(prompt), correct))
+    alike = Counter((prompt.numbers, len(correct)) for _, _, prompt, correct in drafts)
+    return [
+        _Entry(index, question, prompt, tuple(_words(visible(choice.text)) for choice in correct)
+               if alike[prompt.numbers, len(correct)] > 1 else None)
+        for index, question, prompt, correct in drafts
+    ]
 
 
 def _similar(a: _Words, b: _Words) -> bool:
@@ -126,11 +132,13 @@ def _same_answers(a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...]
     return all(any(_similar(x, y) for y in b_words) for x in map(_Words.of, a))
 
 
-def _key(entry: _Entry) -> tuple:
+def _key(entry: _Entry) -> tuple | None:
     """What a repeat of `entry` has equal to it: the numbers of its prompt (`_similar`), its count
     of correct answers, and a lone answer of fewer than MIN_WORDS words, which only an equal one
     is similar to. "... (1)?" and "... (2)?" never meet, nor do generic prompts ("Which is
-    true?") with different short answers."""
+    true?") with different short answers. None for an entry that no other has the first two of."""
+    if entry.answers is None:
+        return None
     (answer, *more) = entry.answers or (None,)
     short = answer if answer is not None and not more and len(answer) < MIN_WORDS else None
     return entry.prompt.numbers, len(entry.answers), short
@@ -144,7 +152,7 @@ def _candidates(entries: list[_Entry], same: dict[int, int]) -> Iterator[tuple[i
     answers are short)."""
     frequency = Counter(itertools.chain.from_iterable(entry.prompt.distinct for entry in entries))
     keys = list(map(_key, entries))
-    shared = {key for key, count in Counter(keys).items() if count > 1}
+    shared = {key for key, count in Counter(keys).items() if count > 1 and key is not None}
     index: dict[tuple, list[int]] = defaultdict(list)
     exact: dict[tuple, int] = {}
     for later, (entry, key) in enumerate(zip(entries, keys)):

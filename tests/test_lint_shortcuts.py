@@ -6,6 +6,9 @@ L061 blank punctuation (`_words`): ASCII's without a call back into Python, the 
 some is left. A text that starts with "¿" takes the long way in both (no pattern match, a
 mark left) and has the same words, so each function must give it the same answer.
 
+L013 passes a text whose brackets only open and close in turn with one match (`_ONE_DEEP`);
+with that match switched off, every bracket is walked, and must find nothing wrong in it.
+
 The rules' quick look for a hint (`candidates`) searches the quiz's texts joined a chunk at a
 time, and a text without code is its own prose: both must find what a look at each text finds.
 """
@@ -17,7 +20,7 @@ import re
 from hypothesis import given, settings, strategies as st
 
 from lmsexport import rules
-from lmsexport.rules import language, repeats
+from lmsexport.rules import language, placeholders, repeats
 from lmsexport.text import html_words
 
 from model_strategies import quizzes
@@ -42,6 +45,21 @@ def test_the_first_words_decide_as_the_walk_over_every_word_does(start, text):
 @given(_TEXTS | st.text(max_size=20))
 def test_words_blanked_at_once_are_the_words_blanked_mark_by_mark(text):
     assert repeats._words(text) == repeats._words("¿" + text)
+
+
+_BRACKETED = st.lists(st.sampled_from(["a", " ", "1", "(", ")", "[", "]", "{", "}", "“", "”", "«", "»", ":", ";", "-",
+                                       "\n"]), max_size=14).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_BRACKETED)
+def test_brackets_seen_in_one_match_are_what_walking_them_finds(text):
+    quick = placeholders._bracket_problem(text)
+    one_deep, placeholders._ONE_DEEP = placeholders._ONE_DEEP, re.compile(r"(?!)")  # matches nothing
+    try:
+        assert placeholders._bracket_problem(text) == quick
+    finally:
+        placeholders._ONE_DEEP = one_deep
 
 
 _HINTS = ("{", "%", "&", "`", "<", "a", re.compile(r"[0-9]"), re.compile(r"\\\("))

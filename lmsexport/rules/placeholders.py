@@ -73,6 +73,11 @@ _DOUBLE_ENTITY = re.compile(r"&amp;(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]
 _PAIRS = {")": "(", "]": "[", "}": "{", "”": "“", "»": "«"}
 _BRACKET = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]")
 _SMILEY = re.compile(r"[:;]-?[()]")
+_NOT_BRACKET = "[^" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]*"
+_ONE_DEEP = re.compile(f"{_NOT_BRACKET}(?:[{re.escape(''.join(_PAIRS.values()))}]{_NOT_BRACKET}"
+                       f"[{re.escape(''.join(_PAIRS))}]{_NOT_BRACKET})*")
+"""Brackets that only open and close in turn, `a (b) c [d]`: nothing is unmatched (most texts
+that have any), seen by one match."""
 # `a)`, `2)`, `iv)` enumerate when nothing is open; inside `[0, 1)` the `)` closes the `[`.
 _ENUMERATOR = re.compile(r"(?:^|\s)(?:[A-Za-z]|\d{1,2}|[ivx]{1,4})\Z")
 _MARKDOWN = (("**", "Markdown bold"), ("__", "Markdown bold"), ("`", "a code span"))
@@ -147,6 +152,8 @@ def _bracket_problem(text: str) -> str | None:
     """The first unmatched closer or unclosed opener; any closer closes any opener (`[0, 1)`)."""
     openers: list[str] = []
     text = _SMILEY.sub(" ", text)
+    if _ONE_DEEP.fullmatch(text):
+        return None
     for match in _BRACKET.finditer(text):  # only the brackets: other characters change nothing
         char, index = match.group(), match.start()
         if char in _PAIRS.values():

@@ -56,9 +56,6 @@ runner.SPLIT_FROM = 1  # these quizzes are small: split them all the same
 two = runner.check(quizzes, ignore={"L031"}, split=True)
 assert starts == [1], starts
 assert one == two, (one, two)
-without = runner.check(quizzes, ignore={"L031", "L020"}, split=True)
-assert starts == [1], "a child with L020 switched off"
-assert without == [d for d in one if d.code != "L020"]
 print(sorted({d.code for d in one}))
 """
 
@@ -80,23 +77,19 @@ lint: -L099
 3. Kí ni ìpínlẹ̀ ìṣàpẹẹrẹ túmọ̀ sí?
    *• Àwọn pàràmítà tí a pín
    • Ìrántí GPU kan ṣoṣo
-
-4. Kí ni Ã€dÃ¡nwÃ²?
-   *• Ìdánwò
-   • Ìrántí
 """
 
 
 @needs_fork
 def test_lint_split_between_two_processes_finds_what_one_process_finds(tmp_path):
-    """L020 and L014 run in the child (none is forked when L020 is off); every other rule, the
-    unknown codes a quiz switches off (L000) and the order of findings, in the parent."""
+    """L020 runs in the child; every other rule, the unknown codes a quiz switches off (L000)
+    and the order of findings, in the parent."""
     (tmp_path / "mixed.txt").write_text(_MIXED, encoding="utf-8")
     sources = [tmp_path / "mixed.txt", *sorted((ROOT / "quizzes").glob("*.txt"))]
     run = subprocess.run([sys.executable, "-c", _SPLIT, *map(str, sources)], capture_output=True, text=True,
                          env={**os.environ, "LMSEXPORT_CACHE_DIR": str(tmp_path / "cache")})
     assert run.returncode == 0, run.stderr
-    assert all(f"'{code}'" in run.stdout for code in ("L000", "L014", "L020", "L030", "L040")), run.stdout
+    assert all(f"'{code}'" in run.stdout for code in ("L000", "L020", "L030", "L040")), run.stdout
 
 
 _FAILING = """

@@ -55,10 +55,9 @@ def _unknown_ignores(quiz: Quiz, origin: SourceSpan) -> Iterator[Diagnostic]:
 SPLIT_FROM = 5_000
 """Questions from which `check(split=True)` runs L020 in a child: below, the fork and the
 pages the child copies cost about what the overlap saves."""
-_FORKED = frozenset({"L014", "L020"})
-"""The rules a split check runs in the child when L020 runs: the language rule, about half of
-lint's time (and the model's memory stays out of the parent), and the mojibake rule, which
-looks at the same texts, so that both sides take about as long (100,000 questions: ~4.7 s)."""
+_FORKED = frozenset({"L020"})
+"""The rules a split check runs in the child: about half of lint's time (the language model),
+and the model's memory stays out of the parent."""
 
 
 def check(
@@ -71,7 +70,7 @@ def check(
     and for quizzes whose questions carry no position (the JSON reader's); by
     default it is taken from the questions' positions, else the quiz id. With `split`,
     when a second core is free (`forked.available()`) and there are SPLIT_FROM questions
-    or more, L020 (and `_FORKED`) runs in a forked child meanwhile: the same findings, in less time.
+    or more, L020 runs in a forked child meanwhile: the same findings, in less time.
     Raises ValueError for an unknown code in `ignore`.
     """
     quizzes = [held(quiz) for quiz in quizzes]  # the rules go over the questions a dozen times
@@ -80,13 +79,13 @@ def check(
         raise ValueError(f"no lint rule {', '.join(sorted(unknown_codes(ignore)))} (see docs/lint.md)")
     origins = [_origin(quiz, sources[i] if sources else None) for i, quiz in enumerate(quizzes)]
     codes = {rule.code for rule in RULES} - ignore
-    child, forked_codes = None, codes & _FORKED
-    if split and "L020" in codes and sum(len(quiz.questions) for quiz in quizzes) >= SPLIT_FROM:
+    child = None
+    if split and codes & _FORKED and sum(len(quiz.questions) for quiz in quizzes) >= SPLIT_FROM:
         from .. import forked
 
         if forked.available():
-            child = forked.Forked.start(_found, quizzes, origins, forked_codes, False)
-            codes -= forked_codes
+            child = forked.Forked.start(_found, quizzes, origins, codes & _FORKED, False)
+            codes -= _FORKED
     try:
         found = _found(quizzes, origins, codes, True)
     except BaseException:
@@ -94,7 +93,7 @@ def check(
             child.cancel()  # not left running, or as a zombie, when a rule fails here
         raise
     if child is not None:
-        found += child.result(otherwise=lambda: _found(quizzes, origins, forked_codes, False))
+        found += child.result(otherwise=lambda: _found(quizzes, origins, _FORKED - ignore, False))
     # Findings with equal keys come from one rule, run in one process: the order is as without a child.
     found.sort(key=lambda item: (item[0], item[1].span.line, item[1].span.column, item[1].code))
     return [diagnostic for _, diagnostic in found]

@@ -56,6 +56,9 @@ runner.SPLIT_FROM = 1  # these quizzes are small: split them all the same
 two = runner.check(quizzes, ignore={"L031"}, split=True)
 assert starts == [1], starts
 assert one == two, (one, two)
+without = runner.check(quizzes, ignore={"L031", "L020"}, split=True)
+assert starts == [1], "a child with L020 switched off"
+assert without == [d for d in one if d.code != "L020"]
 print(sorted({d.code for d in one}))
 """
 

@@ -71,17 +71,18 @@ _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _DOUBLE_ENTITY = re.compile(r"&amp;(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
 _PAIRS = {")": "(", "]": "[", "}": "{", "”": "“", "»": "«"}
-_BRACKET = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]")
+_CLOSERS, _OPENERS = re.escape("".join(_PAIRS)), re.escape("".join(_PAIRS.values()))
+"""Escaped for a character class."""
+_BRACKET = re.compile(f"[{_CLOSERS}{_OPENERS}]")
 _SMILEY = re.compile(r"[:;]-?[()]")
-_NOT_BRACKET = "[^" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values())) + "]*"
-_ONE_DEEP = re.compile(f"{_NOT_BRACKET}(?:[{re.escape(''.join(_PAIRS.values()))}]{_NOT_BRACKET}"
-                       f"[{re.escape(''.join(_PAIRS))}]{_NOT_BRACKET})*")
+_NOT_BRACKET = f"[^{_CLOSERS}{_OPENERS}]*"
+_ONE_DEEP = re.compile(f"{_NOT_BRACKET}(?:[{_OPENERS}]{_NOT_BRACKET}[{_CLOSERS}]{_NOT_BRACKET})*")
 """Brackets that only open and close in turn, `a (b) c [d]`: nothing is unmatched (most texts
 that have any), seen by one match."""
 # `a)`, `2)`, `iv)` enumerate when nothing is open; inside `[0, 1)` the `)` closes the `[`.
 _ENUMERATOR = re.compile(r"(?:^|\s)(?:[A-Za-z]|\d{1,2}|[ivx]{1,4})\Z")
 _MARKDOWN = (("**", "Markdown bold"), ("__", "Markdown bold"), ("`", "a code span"))
-_PAIRED = re.compile("[" + re.escape("".join(_PAIRS) + "".join(_PAIRS.values()) + "*_`") + "]")
+_PAIRED = re.compile(f"[{_CLOSERS}{_OPENERS}*_`]")
 _MARKS = (*_PAIRS, *_PAIRS.values(), "*", "_", "`", "&")
 """A text to look at for L013: one with a mark, or HTML with an entity (which may stand for one)."""
 
